@@ -1,0 +1,68 @@
+import type { Config } from '../config.js';
+import { openStore } from '../compose.js';
+import { systemClock } from '../domain/clock.js';
+import { monthOf } from '../domain/projects/usage-meter.js';
+import type { Project } from '../domain/projects/project.js';
+import { ProjectService } from '../domain/projects/project-service.js';
+import { parseFlags } from './flags.js';
+import { applyProjectSettings } from './project-settings.js';
+
+export async function projectsCommand(config: Config, args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  const { positional, flags } = parseFlags(rest);
+  const store = await openStore(config);
+  const projects = new ProjectService(store.projects, systemClock);
+  try {
+    switch (sub) {
+      case 'create': {
+        const name = positional[0];
+        if (!name) return fail('projects create needs a name: npm run cli -- projects create <name> [--json]');
+        const { project, keys } = await projects.create(name);
+        if (flags.json !== undefined) process.stdout.write(`${JSON.stringify({ projectId: project.id, keys })}\n`);
+        else process.stdout.write(`Created project "${name}" (${project.id}). Keys, shown only this once:\n${JSON.stringify(keys, null, 2)}\n`);
+        return 0;
+      }
+      case 'list': {
+        for (const p of await projects.list()) process.stdout.write(`${describe(p)}\n`);
+        return 0;
+      }
+      case 'set': {
+        const name = positional[0];
+        if (!name) return fail('projects set needs a name.');
+        const updated = await projects.update(name, (p) => applyProjectSettings(p, flags));
+        if (!updated) return fail(`No project named "${name}".`);
+        process.stdout.write(`${describe(updated)}\n`);
+        return 0;
+      }
+      case 'usage': {
+        const project = positional[0] ? await projects.find(positional[0]) : null;
+        if (!project) return fail(`No project named "${positional[0] ?? ''}".`);
+        const month = typeof flags.month === 'string' ? flags.month : monthOf(Date.now());
+        const rows = await store.usage.monthTable(project.id, month);
+        const total = rows.reduce((n, r) => n + r.count, 0);
+        for (const r of rows) process.stdout.write(`${r.live ? 'live' : 'test'}\t${r.endpoint}\t${r.count}\n`);
+        const billable = Math.max(0, total - 100_000);
+        process.stdout.write(`total ${total} requests in ${month}; cost $${((billable / 1000) * 0.5).toFixed(2)} (100,000 free, $0.50 per 1,000 beyond)\n`);
+        return 0;
+      }
+      default:
+        return fail('projects needs one of: create, list, set, usage.');
+    }
+  } catch (err) {
+    return fail((err as Error).message);
+  } finally {
+    await store.close();
+  }
+}
+
+function describe(p: Project): string {
+  const features = Object.entries(p.features)
+    .filter(([, on]) => on)
+    .map(([f]) => f);
+  return `${p.name}\t${p.id}\t${p.disabled ? 'disabled' : 'enabled'}\t${p.limits.requestsPerSecond} req/s\tquota ${p.limits.monthlyQuota ?? 'none'}\tfeatures ${features.join(',') || 'none'}`;
+}
+
+function fail(message: string): number {
+  process.stderr.write(`${message}\n`);
+  return 2;
+}

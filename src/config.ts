@@ -1,0 +1,72 @@
+import path from 'node:path';
+
+/** The effective configuration. `loadConfig` is the only reader of environment variables. */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Honour `X-Forwarded-For` from a reverse proxy. */
+  trustProxy: boolean;
+  /** An operator's own MaxMind-format IP database, used instead of the bundled DB-IP Lite. */
+  ipDatabase: string | null;
+  /** Largest accepted request body, bytes. */
+  bodyLimitBytes: number;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Reads and validates the environment; throws `ConfigError` with a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? '3000');
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${env.PORT}".`);
+  }
+  const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}".`);
+  }
+  const databaseUrl = nonEmpty(env.DATABASE_URL);
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL.');
+  }
+  const redisUrl = nonEmpty(env.REDIS_URL);
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL.');
+  }
+  return {
+    host: nonEmpty(env.HOST) ?? '0.0.0.0',
+    port,
+    dataDir: path.resolve(nonEmpty(env.DATA_DIR) ?? './data'),
+    databaseUrl,
+    redisUrl,
+    logLevel: logLevel as Config['logLevel'],
+    trustProxy: ['1', 'true', 'yes'].includes((env.TRUST_PROXY ?? '').toLowerCase()),
+    ipDatabase: nonEmpty(env.IP_DATABASE),
+    bodyLimitBytes: 5 * 1024 * 1024,
+  };
+}
+
+/** The configuration with secrets (passwords in URLs) masked, for printing. */
+export function maskedConfig(config: Config): Record<string, unknown> {
+  return { ...config, databaseUrl: maskUrl(config.databaseUrl), redisUrl: maskUrl(config.redisUrl) };
+}
+
+function maskUrl(url: string | null): string | null {
+  if (!url) return url;
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '****';
+    return u.toString();
+  } catch {
+    return '****';
+  }
+}
+
+function nonEmpty(v: string | undefined): string | null {
+  return v === undefined || v.trim() === '' ? null : v.trim();
+}

@@ -1,0 +1,109 @@
+import type { GeofenceMembership } from '../users/user.js';
+import { isGeofenceEnabled, isGeofenceLive } from './geofence.js';
+import { containsPoint, type PreparedGeofence, signedBoundaryDistanceMeters } from './prepared-geofence.js';
+
+/** One location update of one user, as geofence detection needs it (the change record). */
+export interface LocationChange {
+  /** Epoch ms of this update (its updatedAt). */
+  at: number;
+  /** `[lon, lat]` in degrees. */
+  location: [number, number];
+  accuracyMeters: number;
+  stopped: boolean;
+  /** The track's userId, for userId-restricted fences. */
+  appUserId: string | null;
+  /** The user's fences before this update. */
+  memberships: GeofenceMembership[];
+}
+
+export type GeofenceConfidence = 1 | 2 | 3;
+
+/** What an update changed. Emit `exited` before `entered`; each list is sorted by geofence id. */
+export interface GeofenceTransitions {
+  entered: Array<{ geofence: PreparedGeofence; confidence: GeofenceConfidence }>;
+  exited: Array<{ geofence: PreparedGeofence; confidence: GeofenceConfidence; durationMinutes: number }>;
+  dwelled: Array<{ geofence: PreparedGeofence; confidence: GeofenceConfidence; durationMinutes: number }>;
+  /** The new state to persist, sorted by geofenceId. */
+  memberships: GeofenceMembership[];
+  /** Fences the user is in after this update (exactly those of `memberships`), for user.geofences. */
+  inside: PreparedGeofence[];
+}
+
+// Fixes worse than this still get a 100 m band: a 2 km cell-tower fix must not pin a user in a fence.
+const MAX_JITTER_METERS = 100;
+const MINUTE_MS = 60_000;
+
+/**
+ * Geofence transitions of one update: a pure function of the change record, the candidate fences
+ * at the point (a superset of the fences containing it, e.g. `GeofenceIndex.candidatesAt`), a lookup
+ * for the fences of current memberships, and `now` (epoch ms) for enabled/deleted checks.
+ *
+ * - A fence deleted (`deleteAfter` <= now), disabled (`enabled` false or `disableAfter` <= now),
+ *   missing from `lookup`, or restricted to another `userId` yields no event; a membership in it is
+ *   dropped silently.
+ * - Entry: the point is inside (boundary included) and the user is not a member; a fence with
+ *   `stopDetection` waits for a `stopped` update. Entry never dwells on the same update.
+ * - Exit: a member whose point is outside by more than min(accuracy, 100) m; within that band the
+ *   user stays a member with no event. `durationMinutes` = (at - enteredAt) / 60000, at least 0.
+ * - Dwell: once per stay, on the first update at least `dwellThreshold` minutes after entry.
+ * - Confidence: 1 when the accuracy radius exceeds the fence's size; else 3 when the accuracy
+ *   circle lies wholly on the event's side of the boundary (inside for entry/dwell, outside for
+ *   exit), else 2. A non-finite or negative accuracy counts as 0 m.
+ */
+export function detectTransitions(
+  change: LocationChange,
+  candidates: PreparedGeofence[],
+  lookup: (id: string) => PreparedGeofence | undefined,
+  now: number,
+): GeofenceTransitions {
+  const [lon, lat] = change.location;
+  const accuracy = Number.isFinite(change.accuracyMeters) && change.accuracyMeters > 0 ? change.accuracyMeters : 0;
+  const band = Math.min(accuracy, MAX_JITTER_METERS);
+  const applies = ({ geofence: g }: PreparedGeofence) =>
+    isGeofenceLive(g, now) && isGeofenceEnabled(g, now) && (g.userId === null || g.userId === change.appUserId);
+  const confidence = (pg: PreparedGeofence, metersOnEventSide: number): GeofenceConfidence =>
+    accuracy > pg.sizeMeters ? 1 : metersOnEventSide >= accuracy ? 3 : 2;
+  const minutesSince = (enteredAt: number) => Math.max(0, change.at - enteredAt) / MINUTE_MS;
+
+  const out: GeofenceTransitions = { entered: [], exited: [], dwelled: [], memberships: [], inside: [] };
+  const seen = new Set<string>();
+  for (const m of change.memberships) {
+    if (seen.has(m.geofenceId)) continue;
+    seen.add(m.geofenceId);
+    const pg = lookup(m.geofenceId);
+    if (pg === undefined || !applies(pg)) continue;
+    const signed = signedBoundaryDistanceMeters(pg, lon, lat);
+    const durationMinutes = minutesSince(m.enteredAt);
+    if (signed < -band) {
+      out.exited.push({ geofence: pg, confidence: confidence(pg, -signed), durationMinutes });
+      continue;
+    }
+    const threshold = pg.geofence.dwellThreshold;
+    const dwellsNow = !m.dwelled && threshold !== null && change.at - m.enteredAt >= threshold * MINUTE_MS;
+    if (dwellsNow) out.dwelled.push({ geofence: pg, confidence: confidence(pg, signed), durationMinutes });
+    out.memberships.push(dwellsNow ? { ...m, dwelled: true } : m);
+    out.inside.push(pg);
+  }
+  for (const pg of candidates) {
+    const id = pg.geofence.id;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    if (!applies(pg) || (pg.geofence.stopDetection === true && !change.stopped)) continue;
+    if (!containsPoint(pg, lon, lat)) continue;
+    out.entered.push({ geofence: pg, confidence: confidence(pg, signedBoundaryDistanceMeters(pg, lon, lat)) });
+    out.memberships.push({ geofenceId: id, enteredAt: change.at, dwelled: false });
+    out.inside.push(pg);
+  }
+  const byFence = (a: { geofence: PreparedGeofence }, b: { geofence: PreparedGeofence }) =>
+    compareIds(a.geofence.geofence.id, b.geofence.geofence.id);
+  out.entered.sort(byFence);
+  out.exited.sort(byFence);
+  out.dwelled.sort(byFence);
+  out.memberships.sort((a, b) => compareIds(a.geofenceId, b.geofenceId));
+  out.inside.sort((a, b) => compareIds(a.geofence.id, b.geofence.id));
+  return out;
+}
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,197 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { circlePolygon } from '../../geo/circle-polygon.js';
+import { destinationPoint } from '../../geo/distance-meters.js';
+import type { Position, Ring } from '../../geo/types.js';
+import type { Geofence } from './geofence.js';
+import { GeofenceIndex } from './geofence-index.js';
+import { containsPoint, type PreparedGeofence } from './prepared-geofence.js';
+
+const C: Position = [-73.98, 40.75];
+
+function circle(id: string, center: Position, radius: number, over: Partial<Geofence> = {}): Geofence {
+  return {
+    id,
+    projectId: 'p',
+    live: true,
+    tag: null,
+    externalId: null,
+    description: id,
+    type: 'circle',
+    geometry: circlePolygon(center, radius),
+    geometryCenter: center,
+    geometryRadius: radius,
+    mode: null,
+    metadata: null,
+    userId: null,
+    enabled: true,
+    disableAfter: null,
+    deleteAfter: null,
+    stopDetection: null,
+    dwellThreshold: null,
+    createdAt: 0,
+    updatedAt: 0,
+    ...over,
+  };
+}
+
+function polygon(id: string, ring: Ring, center: Position): Geofence {
+  return { ...circle(id, center, 1), type: 'polygon', geometry: { type: 'Polygon', coordinates: [ring] } };
+}
+
+/** `meters` from C along `bearing` degrees. */
+const at = (meters: number, bearing = 0): Position => destinationPoint(C, bearing, meters);
+const ids = (list: PreparedGeofence[]) => list.map((g) => g.geofence.id).sort();
+
+describe('GeofenceIndex: load, get, upsert, remove', () => {
+  it('bulk loads, counts, and finds fences whose box holds the point', () => {
+    const index = new GeofenceIndex();
+    index.load([circle('a', C, 100), circle('b', at(150), 100), circle('far', at(5000), 100)]);
+    assert.equal(index.size, 3);
+    assert.equal(index.get('b')?.geofence.id, 'b');
+    assert.equal(index.get('nope'), undefined);
+    assert.deepEqual(ids(index.candidatesAt(C[0], C[1], 0)), ['a']);
+    assert.deepEqual(ids(index.candidatesAt(...at(75), 0)), ['a', 'b']);
+  });
+
+  it('grows each box by the margin', () => {
+    const index = new GeofenceIndex();
+    index.load([circle('a', C, 100)]);
+    const p = at(160);
+    assert.deepEqual(index.candidatesAt(p[0], p[1], 0), []);
+    assert.deepEqual(ids(index.candidatesAt(p[0], p[1], 100)), ['a']);
+  });
+
+  it('keeps the last of duplicate ids in a load, and a later load replaces earlier entries', () => {
+    const index = new GeofenceIndex();
+    index.load([circle('a', at(5000), 100), circle('a', C, 100)]);
+    assert.equal(index.size, 1);
+    assert.deepEqual(ids(index.candidatesAt(C[0], C[1], 0)), ['a']);
+    index.load([circle('a', at(9000), 100), circle('b', C, 100)]);
+    assert.equal(index.size, 2);
+    assert.deepEqual(ids(index.candidatesAt(C[0], C[1], 0)), ['b']);
+  });
+
+  it('upserts move a loaded fence, and remove forgets it', () => {
+    const index = new GeofenceIndex();
+    index.load([circle('a', C, 100), circle('b', C, 100)]);
+    const moved = at(3000);
+    index.upsert(circle('a', moved, 100));
+    assert.equal(index.size, 2);
+    assert.deepEqual(ids(index.candidatesAt(C[0], C[1], 0)), ['b']);
+    assert.deepEqual(ids(index.candidatesAt(moved[0], moved[1], 0)), ['a']);
+    index.upsert(circle('a', C, 100, { description: 'again' }));
+    assert.deepEqual(ids(index.candidatesAt(moved[0], moved[1], 0)), []);
+    assert.equal(index.get('a')?.geofence.description, 'again');
+    assert.equal(index.remove('a'), true);
+    assert.equal(index.remove('a'), false);
+    assert.equal(index.get('a'), undefined);
+    assert.deepEqual(ids(index.candidatesAt(C[0], C[1], 0)), ['b']);
+    assert.equal(index.size, 1);
+  });
+
+  it('stays exact through thousands of upserts and removes (overlay and rebuilds)', () => {
+    const index = new GeofenceIndex();
+    const all = new Map<string, Geofence>();
+    for (let i = 0; i < 9000; i++) {
+      const g = circle(`f${i}`, at(37 * (i % 400), (i * 7) % 360), 50 + (i % 5) * 40);
+      index.upsert(g);
+      all.set(g.id, g);
+      if (i % 3 === 0 && i > 0) {
+        index.remove(`f${i - 1}`);
+        all.delete(`f${i - 1}`);
+      }
+    }
+    assert.equal(index.size, all.size);
+    for (let k = 0; k < 300; k++) {
+      const p = at((k * 53) % 15000, (k * 31) % 360);
+      const found = index.candidatesAt(p[0], p[1], 0);
+      assert.equal(new Set(found).size, found.length, 'no duplicates');
+      const expected = [...all.keys()].filter((id) => containsPoint(index.get(id)!, p[0], p[1]));
+      const got = new Set(found.map((g) => g.geofence.id));
+      for (const id of expected) assert.ok(got.has(id), `missing ${id}`);
+      for (const id of got) assert.ok(all.has(id), `removed ${id} returned`);
+    }
+  });
+});
+
+describe('GeofenceIndex: antimeridian', () => {
+  const ring: Ring = [
+    [179.9, -1],
+    [-179.9, -1],
+    [-179.9, 1],
+    [179.9, 1],
+    [179.9, -1],
+  ];
+
+  it('finds a spanning polygon and circle from both sides, once each', () => {
+    const index = new GeofenceIndex();
+    index.load([polygon('poly', ring, [180, 0]), circle('circ', [179.999, 0], 500)]);
+    assert.deepEqual(ids(index.candidatesAt(179.95, 0, 0)), ['poly']);
+    assert.deepEqual(ids(index.candidatesAt(-179.95, 0, 0)), ['poly']);
+    assert.deepEqual(ids(index.candidatesAt(-179.9995, 0, 100)), ['circ', 'poly']);
+    assert.deepEqual(ids(index.candidatesAt(180, 0, 1000)), ['circ', 'poly']);
+    assert.deepEqual(index.candidatesAt(0, 0, 100), []);
+  });
+
+  it('finds an upserted spanning fence from both sides', () => {
+    const index = new GeofenceIndex();
+    index.upsert(polygon('poly', ring, [180, 0]));
+    assert.deepEqual(ids(index.candidatesAt(-179.95, 0, 0)), ['poly']);
+    assert.deepEqual(ids(index.candidatesAt(179.95, 0, 0)), ['poly']);
+  });
+});
+
+describe('GeofenceIndex: near', () => {
+  const index = new GeofenceIndex();
+  index.load([
+    circle('inside-big', at(300), 1000),
+    circle('inside-small', at(50), 100),
+    circle('ring-800', at(1000, 90), 200),
+    circle('ring-400', at(600, 180), 200),
+    circle('far', at(20_000), 200),
+  ]);
+
+  it('sorts by distance to the fence (0 inside), then by distance to its center', () => {
+    const hits = index.near(C[0], C[1], 5000, { limit: 10 });
+    assert.deepEqual(
+      hits.map((h) => h.geofence.geofence.id),
+      ['inside-small', 'inside-big', 'ring-400', 'ring-800'],
+    );
+    assert.deepEqual(
+      hits.map((h) => Math.round(h.distanceMeters)),
+      [0, 0, 400, 800],
+    );
+  });
+
+  it('keeps only fences within the radius, measured to the boundary', () => {
+    assert.deepEqual(
+      index.near(C[0], C[1], 500, { limit: 10 }).map((h) => h.geofence.geofence.id),
+      ['inside-small', 'inside-big', 'ring-400'],
+    );
+    assert.equal(index.near(C[0], C[1], 25_000, { limit: 10 }).length, 5);
+  });
+
+  it('applies the filter before the limit', () => {
+    const hits = index.near(C[0], C[1], 5000, { limit: 2, filter: (g) => !g.geofence.id.startsWith('inside') });
+    assert.deepEqual(
+      hits.map((h) => h.geofence.geofence.id),
+      ['ring-400', 'ring-800'],
+    );
+    assert.deepEqual(
+      index.near(C[0], C[1], 5000, { limit: 1 }).map((h) => h.geofence.geofence.id),
+      ['inside-small'],
+    );
+    assert.deepEqual(index.near(C[0], C[1], 5000, { limit: 0 }), []);
+  });
+
+  it('finds fences from the other side of the antimeridian', () => {
+    const am = new GeofenceIndex();
+    am.load([circle('east', [179.99, 0], 100), circle('west', [-179.98, 0], 100)]);
+    const hits = am.near(-179.999, 0, 5000, { limit: 10 });
+    assert.deepEqual(
+      hits.map((h) => h.geofence.geofence.id),
+      ['east', 'west'],
+    );
+  });
+});

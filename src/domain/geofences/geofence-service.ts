@@ -1,0 +1,102 @@
+import type { Page, PageQuery } from '../pagination.js';
+import type { Clock } from '../clock.js';
+import type { GeofenceStore, UserStore } from '../../storage/store.js';
+import { notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Metadata } from '../metadata.js';
+import type { Tenant } from '../tenant.js';
+import type { User } from '../users/user.js';
+import { type Geofence, type GeofenceType, isGeofenceLive, type TravelMode } from './geofence.js';
+import { buildGeofenceShape } from './geofence-shape.js';
+
+export interface GeofenceInput {
+  description: string;
+  type: GeofenceType;
+  coordinates: unknown;
+  radius?: number | undefined;
+  mode?: TravelMode | undefined;
+  metadata?: Metadata | undefined;
+  userId?: string | undefined;
+  enabled?: boolean | undefined;
+  disableAfter?: number | undefined;
+  deleteAfter?: number | undefined;
+  stopDetection?: boolean | undefined;
+  dwellThreshold?: number | undefined;
+}
+
+export type GeofenceListener = (tenant: Tenant, change: { upserted?: Geofence; deletedId?: string }) => void;
+
+/** Geofence management. Reads honour `deleteAfter`: a fence past it is gone from every read. */
+export class GeofenceService {
+  private readonly listeners = new Set<GeofenceListener>();
+
+  constructor(
+    private readonly geofences: GeofenceStore,
+    private readonly users: UserStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Called after every write, so in-memory indexes follow the store. */
+  onChange(listener: GeofenceListener): void {
+    this.listeners.add(listener);
+  }
+
+  async upsert(tenant: Tenant, tag: string, externalId: string, input: GeofenceInput): Promise<Geofence> {
+    const shape = buildGeofenceShape(input.type, input.coordinates, input.radius);
+    const now = this.clock.now();
+    const saved = await this.geofences.upsert({
+      id: newId(),
+      projectId: tenant.projectId,
+      live: tenant.live,
+      tag,
+      externalId,
+      description: input.description,
+      type: input.type,
+      ...shape,
+      mode: input.mode ?? null,
+      metadata: input.metadata ?? null,
+      userId: input.userId ?? null,
+      enabled: input.enabled ?? true,
+      disableAfter: input.disableAfter ?? null,
+      deleteAfter: input.deleteAfter ?? null,
+      stopDetection: input.stopDetection ?? null,
+      dwellThreshold: input.dwellThreshold ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    for (const l of this.listeners) l(tenant, { upserted: saved });
+    return saved;
+  }
+
+  async get(tenant: Tenant, id: string): Promise<Geofence> {
+    return this.visible(await this.geofences.get(tenant, id), 'id');
+  }
+
+  /** The fence if it exists and is visible, else null. */
+  async find(tenant: Tenant, id: string): Promise<Geofence | null> {
+    const g = await this.geofences.get(tenant, id);
+    return g && isGeofenceLive(g, this.clock.now()) ? g : null;
+  }
+
+  async getByTag(tenant: Tenant, tag: string, externalId: string): Promise<Geofence> {
+    return this.visible(await this.geofences.getByTag(tenant, tag, externalId), 'externalId');
+  }
+
+  async list(tenant: Tenant, query: PageQuery & { tag?: string | undefined }): Promise<Page<Geofence>> {
+    return this.geofences.list(tenant, { ...query, now: this.clock.now() });
+  }
+
+  async delete(tenant: Tenant, geofence: Geofence): Promise<void> {
+    await this.geofences.delete(tenant, geofence.id);
+    for (const l of this.listeners) l(tenant, { deletedId: geofence.id });
+  }
+
+  async usersInside(tenant: Tenant, geofence: Geofence, page: PageQuery): Promise<Page<User>> {
+    return this.users.listInGeofence(tenant, geofence.id, page);
+  }
+
+  private visible(g: Geofence | null, param: string): Geofence {
+    if (!g || !isGeofenceLive(g, this.clock.now())) throw notFound('geofence', param);
+    return g;
+  }
+}

@@ -1,0 +1,31 @@
+import type { ResolvedKey } from './project.js';
+import { hashKey } from './keys.js';
+
+export interface KeyLookup {
+  resolveKey(keyHash: string): Promise<ResolvedKey | null>;
+}
+
+/**
+ * Resolves raw API keys to their project, caching hits. Misses are never cached, so a key created by
+ * the CLI works at once; `invalidate` drops hits when a project changed (disabled, limits raised).
+ */
+export class KeyResolver {
+  private readonly cache = new Map<string, ResolvedKey>();
+
+  constructor(private readonly lookup: KeyLookup) {}
+
+  async resolve(rawKey: string): Promise<ResolvedKey | null> {
+    const hit = this.cache.get(rawKey);
+    if (hit) return hit;
+    const resolved = await this.lookup.resolveKey(hashKey(rawKey));
+    if (resolved) {
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(rawKey, resolved);
+    }
+    return resolved;
+  }
+
+  invalidate(): void {
+    this.cache.clear();
+  }
+}

@@ -1,0 +1,37 @@
+/** Optional features that add fields and events to results (spec: Places, Regions, Insights). */
+export interface ProjectFeatures {
+  places: boolean;
+  regions: boolean;
+  insights: boolean;
+}
+
+export interface ProjectLimits {
+  /** Requests per second per key for endpoints other than track. */
+  requestsPerSecond: number;
+  /** Requests per calendar month (UTC) across the project; null = unlimited. */
+  monthlyQuota: number | null;
+}
+
+export interface Project {
+  id: string;
+  name: string;
+  disabled: boolean;
+  features: ProjectFeatures;
+  limits: ProjectLimits;
+  /** Trips without an update for this long expire. */
+  tripExpiryMinutes: number;
+  createdAt: number;
+}
+
+export type KeyLevel = 'publishable' | 'secret';
+
+/** What a key resolves to. The raw key is never stored, only its hash. */
+export interface ResolvedKey {
+  keyHash: string;
+  level: KeyLevel;
+  live: boolean;
+  project: Project;
+}
+
+export const DEFAULT_FEATURES: ProjectFeatures = { places: false, regions: false, insights: false };
+export const DEFAULT_LIMITS: ProjectLimits = { requestsPerSecond: 10, monthlyQuota: null };

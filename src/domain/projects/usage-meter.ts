@@ -1,0 +1,60 @@
+import type { UsageStore } from '../../storage/store.js';
+
+/** `YYYY-MM` of a time, UTC: usage and quotas are per calendar month. */
+export function monthOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 7);
+}
+
+/**
+ * Counts requests per project, environment, endpoint and month in memory and adds them to the store
+ * about once a second, so counting costs a map update on the hot path, not a write.
+ */
+export class UsageMeter {
+  private pending = new Map<string, { projectId: string; live: boolean; endpoint: string; month: string; count: number }>();
+  private readonly totals = new Map<string, number>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly store: UsageStore,
+    flushEveryMs = 1000,
+  ) {
+    this.timer = setInterval(() => void this.flush(), flushEveryMs);
+    this.timer.unref();
+  }
+
+  count(projectId: string, live: boolean, endpoint: string, now: number): void {
+    const month = monthOf(now);
+    const key = `${projectId}|${live}|${endpoint}|${month}`;
+    const row = this.pending.get(key);
+    if (row) row.count++;
+    else this.pending.set(key, { projectId, live, endpoint, month, count: 1 });
+    const totalKey = `${projectId}|${month}`;
+    const total = this.totals.get(totalKey);
+    if (total !== undefined) this.totals.set(totalKey, total + 1);
+  }
+
+  /** Requests so far this month, both environments, including those not yet flushed. */
+  async monthTotal(projectId: string, now: number): Promise<number> {
+    const month = monthOf(now);
+    const key = `${projectId}|${month}`;
+    let total = this.totals.get(key);
+    if (total === undefined) {
+      total = await this.store.monthTotal(projectId, month);
+      for (const r of this.pending.values()) if (r.projectId === projectId && r.month === month) total += r.count;
+      this.totals.set(key, total);
+    }
+    return total;
+  }
+
+  async flush(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const rows = [...this.pending.values()];
+    this.pending = new Map();
+    await this.store.add(rows);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}

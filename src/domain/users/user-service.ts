@@ -1,0 +1,25 @@
+import type { UserStore } from '../../storage/store.js';
+import { notFound } from '../errors.js';
+import type { Page, PageQuery } from '../pagination.js';
+import type { Tenant } from '../tenant.js';
+import type { User } from './user.js';
+
+/** Reading and deleting users; they are created and updated only by track. */
+export class UserService {
+  constructor(private readonly users: UserStore) {}
+
+  list(tenant: Tenant, page: PageQuery): Promise<Page<User>> {
+    return this.users.list(tenant, page);
+  }
+
+  /** By `_id`, `userId` or `deviceId`. */
+  async get(tenant: Tenant, id: string): Promise<User> {
+    const user = await this.users.get(tenant, id);
+    if (!user) throw notFound('user', 'id');
+    return user;
+  }
+
+  async delete(tenant: Tenant, id: string): Promise<void> {
+    if (!(await this.users.delete(tenant, id))) throw notFound('user', 'id');
+  }
+}

@@ -1,0 +1,34 @@
+import type { Position } from '../../geo/types.js';
+import type { Metadata } from '../metadata.js';
+
+/** The user's standing in one geofence, kept between tracks. Times are epoch milliseconds. */
+export interface GeofenceMembership {
+  geofenceId: string;
+  enteredAt: number;
+  dwelled: boolean;
+}
+
+export type DeviceType = 'iOS' | 'Android' | 'Web';
+
+/** A tracked user (device). Created and updated only by track. Times are epoch milliseconds. */
+export interface User {
+  id: string;
+  projectId: string;
+  live: boolean;
+  userId: string | null;
+  deviceId: string | null;
+  installId: string | null;
+  description: string | null;
+  metadata: Metadata | null;
+  location: Position | null;
+  locationAccuracy: number | null;
+  foreground: boolean | null;
+  stopped: boolean | null;
+  deviceType: DeviceType | null;
+  ip: string | null;
+  geofences: GeofenceMembership[];
+  /** Open-ended engine state (places, regions, insights, fraud, beacons) owned by the tracking domain. */
+  state: Record<string, unknown>;
+  createdAt: number;
+  updatedAt: number;
+}

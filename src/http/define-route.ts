@@ -1,0 +1,72 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Tenant } from '../domain/tenant.js';
+import { type AuthLevel, tenantOf } from './context.js';
+import { type ParamSpec, type Parsed, parseParams } from './params/index.js';
+
+interface RouteDef<Q extends ParamSpec, B extends ParamSpec, P extends ParamSpec> {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  auth: AuthLevel;
+  tag: string;
+  summary: string;
+  query?: Q;
+  body?: B;
+  params?: P;
+  /** Read body parameters from the query string too (the spec lets PATCH trip take `status` either way). */
+  bodyFromQuery?: boolean;
+  perKeyLimit?: boolean;
+}
+
+export interface RouteInput<Q extends ParamSpec, B extends ParamSpec, P extends ParamSpec> {
+  query: Parsed<Q>;
+  body: Parsed<B>;
+  params: Parsed<P>;
+  tenant: Tenant;
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/**
+ * Declares one endpoint: its parameters (parsed leniently, documented in OpenAPI), the key it needs,
+ * and a handler that returns the response fields; `meta: {code: 200}` is added here. A handler that
+ * returns `meta` extends it (e.g. `hasMore`).
+ */
+export function defineRoute<Q extends ParamSpec = {}, B extends ParamSpec = {}, P extends ParamSpec = {}>(
+  app: FastifyInstance,
+  def: RouteDef<Q, B, P>,
+  handler: (input: RouteInput<Q, B, P>) => Promise<Record<string, unknown>> | Record<string, unknown>,
+): void {
+  app.route({
+    method: def.method,
+    url: def.url,
+    config: { auth: def.auth, perKeyLimit: def.perKeyLimit ?? true },
+    schema: {
+      tags: [def.tag],
+      summary: def.summary,
+      ...(def.auth !== 'none' ? { security: [{ apiKey: [] }] } : {}),
+      ...(def.query ? { querystring: toJsonSchema(def.query) } : {}),
+      ...(def.body ? { body: toJsonSchema(def.body) } : {}),
+      ...(def.params ? { params: toJsonSchema(def.params) } : {}),
+    },
+    handler: async (req, reply) => {
+      const params = parseParams(def.params ?? ({} as P), req.params);
+      const query = parseParams(def.query ?? ({} as Q), req.query);
+      const bodySource = def.bodyFromQuery ? { ...(req.query as object), ...(req.body as object) } : req.body;
+      const body = parseParams(def.body ?? ({} as B), bodySource);
+      const tenant = def.auth === 'none' ? { projectId: '', live: false } : tenantOf(req.auth);
+      const out = await handler({ query, body, params, tenant, req, reply });
+      const { meta, ...rest } = out as { meta?: Record<string, unknown> };
+      return { meta: { code: 200, ...meta }, ...rest };
+    },
+  });
+}
+
+function toJsonSchema(spec: ParamSpec): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const [name, p] of Object.entries(spec)) {
+    properties[name] = p.schema;
+    if (p.isRequired && p.defaultValue === undefined) required.push(name);
+  }
+  return { type: 'object', properties, ...(required.length ? { required } : {}) };
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Browser clients preflight every request (the web SDK sends JSON content types and x-radar headers
+ * even on GETs) and preflights carry no Authorization header, so OPTIONS is answered here, before
+ * auth, on every path. `*` would not cover `authorization`, so the allowed headers are named.
+ */
+const ALLOWED_HEADERS = [
+  'authorization',
+  'content-type',
+  'x-request-id',
+  'x-radar-device-type',
+  'x-radar-sdk-version',
+  'x-radar-device-make',
+  'x-radar-device-model',
+  'x-radar-device-os',
+  'x-radar-config',
+  'x-radar-mobile-origin',
+  'x-radar-network-type',
+  'x-radar-app-info',
+  'x-radar-product',
+  'x-radar-x-platform-sdk-type',
+  'x-radar-x-platform-sdk-version',
+];
+const EXPOSED_HEADERS = 'x-radar-request-id, x-request-id, ratelimit-limit, ratelimit-remaining, ratelimit-reset, retry-after';
+const METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
+
+export function registerCors(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req, reply) => {
+    const origin = req.headers.origin;
+    reply.header('access-control-allow-origin', origin ?? '*');
+    if (origin) reply.header('vary', 'Origin');
+    reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+    if (req.method !== 'OPTIONS') return;
+    const requested = String(req.headers['access-control-request-headers'] ?? '')
+      .toLowerCase()
+      .split(',')
+      .map((h) => h.trim())
+      .filter((h) => h !== '' && !ALLOWED_HEADERS.includes(h));
+    reply
+      .header('access-control-allow-methods', METHODS)
+      .header('access-control-allow-headers', [...ALLOWED_HEADERS, ...requested].join(', '))
+      .header('access-control-max-age', '86400')
+      .code(204)
+      .send();
+    return reply;
+  });
+}

@@ -1,0 +1,41 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError } from '../../domain/errors.js';
+
+/** Fastify's own failures that are the client's doing, mapped to the spec's error body. */
+const CLIENT_ERRORS: Record<string, { status: number; param: string; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, param: 'body', message: 'body is too large.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    param: 'Content-Type',
+    message: 'Content-Type must be application/json or application/x-www-form-urlencoded.',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, param: 'body', message: 'body length does not match Content-Length.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, param: 'body', message: 'body must not be empty.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, param: 'body', message: 'body must be valid JSON.' },
+};
+
+/** Renders every error as `{meta: {code, param, message}}`; only our own faults become 500. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
+    if (err instanceof ApiError) {
+      if (err.headers) reply.headers(err.headers);
+      return reply.code(err.status).send(errorBody(err.status, err.param, err.message));
+    }
+    const known = err.code ? CLIENT_ERRORS[err.code] : undefined;
+    if (known) return reply.code(known.status).send(errorBody(known.status, known.param, known.message));
+    if (err instanceof SyntaxError || (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)) {
+      const status = err.statusCode && err.statusCode < 500 ? err.statusCode : 400;
+      return reply.code(status).send(errorBody(status, 'body', `body could not be read: ${err.message}`));
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.code(500).send(errorBody(500, undefined, 'Internal server error.'));
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send(errorBody(404, undefined, `No endpoint ${req.method} ${req.url.split('?')[0]}.`));
+  });
+}
+
+export function errorBody(code: number, param: string | undefined, message: string) {
+  return { meta: param ? { code, param, message } : { code, message } };
+}

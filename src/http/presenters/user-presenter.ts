@@ -1,0 +1,28 @@
+import type { User } from '../../domain/users/user.js';
+import { compact, iso, point } from './wire.js';
+
+/**
+ * The spec's User. `geofences` carries the fences the user is in, as the caller resolves them (the
+ * full fence objects); `extra` adds fields computed by features (trip, place, regions, insights).
+ */
+export function presentUser(u: User, geofences: unknown[] = [], extra: Record<string, unknown> = {}) {
+  return compact({
+    _id: u.id,
+    live: u.live,
+    userId: u.userId,
+    deviceId: u.deviceId,
+    installId: u.installId,
+    description: u.description,
+    metadata: u.metadata,
+    location: u.location ? point(u.location) : null,
+    locationAccuracy: u.locationAccuracy,
+    foreground: u.foreground,
+    stopped: u.stopped,
+    deviceType: u.deviceType,
+    ip: u.ip,
+    createdAt: iso(u.createdAt),
+    updatedAt: iso(u.updatedAt),
+    geofences,
+    ...extra,
+  });
+}

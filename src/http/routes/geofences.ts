@@ -1,0 +1,95 @@
+import type { FastifyInstance } from 'fastify';
+import type { Geofence } from '../../domain/geofences/geofence.js';
+import type { Tenant } from '../../domain/tenant.js';
+import type { AppDeps } from '../context.js';
+import { defineRoute } from '../define-route.js';
+import { bool, datetime, jsonValue, metadata, num, oneOf, str } from '../params/index.js';
+import { cursor, listLimit, pathSegment } from '../params/common.js';
+import { presentGeofence } from '../presenters/geofence-presenter.js';
+import { presentUser } from '../presenters/user-presenter.js';
+
+const upsertBody = {
+  description: str().required(),
+  type: oneOf(['circle', 'polygon', 'isochrone'] as const, { caseInsensitive: true }).required(),
+  coordinates: jsonValue({ type: 'array', description: 'circle/isochrone: [lon,lat]; polygon: closed ring of [lon,lat]' }).required(),
+  radius: num({ exclusiveMin: true, min: 0 }),
+  mode: oneOf(['foot', 'bike', 'car'] as const),
+  metadata: metadata(),
+  userId: str({ maxLength: 256 }),
+  enabled: bool(),
+  disableAfter: datetime(),
+  deleteAfter: datetime(),
+  stopDetection: bool(),
+  dwellThreshold: num({ min: 1, max: 10_080 }),
+};
+
+export function geofenceRoutes(app: FastifyInstance, { services, clock }: AppDeps): void {
+  const tag = 'Geofences';
+  const byTag = { tag: pathSegment(), externalId: pathSegment() };
+  const show = (g: Geofence) => ({ geofence: presentGeofence(g, clock.now()) });
+  const lookup = (tenant: Tenant, p: { id?: string; tag?: string; externalId?: string }) =>
+    p.id !== undefined ? services.geofences.get(tenant, p.id) : services.geofences.getByTag(tenant, p.tag!, p.externalId!);
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/geofences',
+      auth: 'secret',
+      tag,
+      summary: 'List geofences, newest first',
+      query: { limit: listLimit(), createdBefore: cursor(), createdAfter: cursor(), tag: str({ maxLength: 256 }) },
+    },
+    async ({ query, tenant }) => {
+      const page = await services.geofences.list(tenant, {
+        limit: query.limit,
+        before: query.createdBefore,
+        after: query.createdAfter,
+        tag: query.tag,
+      });
+      return { meta: { hasMore: page.hasMore }, geofences: page.items.map((g) => presentGeofence(g, clock.now())) };
+    },
+  );
+
+  defineRoute(
+    app,
+    { method: 'PUT', url: '/v1/geofences/:tag/:externalId', auth: 'secret', tag, summary: 'Create or update a geofence by tag and externalId', params: byTag, body: upsertBody },
+    async ({ params, body, tenant }) => show(await services.geofences.upsert(tenant, params.tag, params.externalId, body)),
+  );
+
+  for (const [url, params] of [
+    ['/v1/geofences/:id', { id: pathSegment() }],
+    ['/v1/geofences/:tag/:externalId', byTag],
+  ] as const) {
+    defineRoute(app, { method: 'GET', url, auth: 'secret', tag, summary: 'Get a geofence', params }, async ({ params: p, tenant }) =>
+      show(await lookup(tenant, p)),
+    );
+    defineRoute(app, { method: 'DELETE', url, auth: 'secret', tag, summary: 'Delete a geofence', params }, async ({ params: p, tenant }) => {
+      await services.geofences.delete(tenant, await lookup(tenant, p));
+      return {};
+    });
+  }
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/geofences/:tag/:externalId/users',
+      auth: 'secret',
+      tag,
+      summary: 'Users currently inside a geofence',
+      params: byTag,
+      query: { limit: listLimit(), updatedBefore: cursor(), updatedAfter: cursor() },
+    },
+    async ({ params, query, tenant }) => {
+      const geofence = await lookup(tenant, params);
+      const page = await services.geofences.usersInside(tenant, geofence, {
+        limit: query.limit,
+        before: query.updatedBefore,
+        after: query.updatedAfter,
+      });
+      const inside = presentGeofence(geofence, clock.now(), { geometry: false });
+      return { meta: { hasMore: page.hasMore }, users: page.items.map((u) => presentUser(u, [inside])) };
+    },
+  );
+}

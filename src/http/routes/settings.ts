@@ -1,0 +1,76 @@
+import type { FastifyInstance } from 'fastify';
+import { invalidParam } from '../../domain/errors.js';
+import type { Metadata } from '../../domain/metadata.js';
+import type { PlaceSettings } from '../../domain/settings/place-settings.js';
+import type { AppDeps } from '../context.js';
+import { defineRoute } from '../define-route.js';
+import { jsonValue, metadata, param } from '../params/index.js';
+
+const SLUG = /^[a-z0-9][a-z0-9-_.]*$/;
+
+const chainMetadata = () =>
+  param({ type: 'object', additionalProperties: { type: 'object' }, description: 'chain slug -> metadata' }, (raw, name) => {
+    const dict = asDict(jsonValue({}).parse(raw, name), name);
+    const out: Record<string, Metadata> = {};
+    for (const [slug, value] of Object.entries(dict)) {
+      checkSlug(slug, name);
+      out[slug] = metadata().parse(value, `${name}.${slug}`) ?? {};
+    }
+    return out;
+  });
+
+const chainMappings = () =>
+  param({ type: 'object', additionalProperties: { type: 'string' }, description: 'chain slug -> your id' }, (raw, name) => {
+    const dict = asDict(jsonValue({}).parse(raw, name), name);
+    for (const [slug, value] of Object.entries(dict)) {
+      checkSlug(slug, name);
+      if (typeof value !== 'string' || value.length > 256) throw invalidParam(name, `values must be strings ("${slug}" is not).`);
+    }
+    return dict as Record<string, string>;
+  });
+
+const placeFilters = () =>
+  param({ type: 'object', properties: { chain: { type: 'array' }, category: { type: 'array' } } }, (raw, name) => {
+    const dict = asDict(jsonValue({}).parse(raw, name), name);
+    const out: PlaceSettings['placeFilters'] = { chain: [], category: [] };
+    for (const [key, value] of Object.entries(dict)) {
+      if (key !== 'chain' && key !== 'category') throw invalidParam(name, `may only have the keys chain and category ("${key}" is not one).`);
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw invalidParam(name, `${key} must be an array of strings.`);
+      out[key] = value as string[];
+    }
+    return out;
+  });
+
+export function settingsRoutes(app: FastifyInstance, { services }: AppDeps): void {
+  const tag = 'Settings';
+  defineRoute(app, { method: 'GET', url: '/v1/settings', auth: 'secret', tag, summary: 'Get place settings' }, async ({ tenant }) => ({
+    ...(await services.settings.get(tenant)),
+  }));
+  defineRoute(
+    app,
+    {
+      method: 'PATCH',
+      url: '/v1/settings',
+      auth: 'secret',
+      tag,
+      summary: 'Update place settings',
+      body: { chainMetadata: chainMetadata(), chainMappings: chainMappings(), placeFilters: placeFilters() },
+    },
+    async ({ body, tenant }) => {
+      const patch: Partial<PlaceSettings> = {};
+      if (body.chainMetadata) patch.chainMetadata = body.chainMetadata;
+      if (body.chainMappings) patch.chainMappings = body.chainMappings;
+      if (body.placeFilters) patch.placeFilters = body.placeFilters;
+      return { ...(await services.settings.patch(tenant, patch)) };
+    },
+  );
+}
+
+function asDict(v: unknown, name: string): Record<string, unknown> {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw invalidParam(name, 'must be a dictionary.');
+  return v as Record<string, unknown>;
+}
+
+function checkSlug(slug: string, name: string): void {
+  if (!SLUG.test(slug)) throw invalidParam(name, `keys must be chain slugs such as "starbucks" ("${slug}" is not).`);
+}

@@ -1,0 +1,46 @@
+/**
+ * Numbered, append-only schema migrations. Tenant rows carry project_id and live; each table keeps
+ * the domain record as JSON in `doc` and copies into columns only what queries filter or sort on.
+ */
+export const SQLITE_MIGRATIONS: Array<{ version: number; name: string; sql: string }> = [
+  {
+    version: 1,
+    name: 'core',
+    sql: `
+      CREATE TABLE projects (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, doc TEXT NOT NULL, created_at INTEGER NOT NULL);
+      CREATE TABLE api_keys (
+        key_hash TEXT PRIMARY KEY, project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        level TEXT NOT NULL, live INTEGER NOT NULL, created_at INTEGER NOT NULL);
+      CREATE TABLE users (
+        id TEXT PRIMARY KEY, project_id TEXT NOT NULL, live INTEGER NOT NULL, user_id TEXT, device_id TEXT,
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, doc TEXT NOT NULL);
+      CREATE INDEX users_page ON users(project_id, live, updated_at DESC, id DESC);
+      CREATE INDEX users_user_id ON users(project_id, live, user_id);
+      CREATE INDEX users_device_id ON users(project_id, live, device_id);
+      CREATE TABLE user_geofences (
+        project_id TEXT NOT NULL, live INTEGER NOT NULL, geofence_id TEXT NOT NULL, user_pk TEXT NOT NULL,
+        updated_at INTEGER NOT NULL, PRIMARY KEY (geofence_id, user_pk));
+      CREATE INDEX user_geofences_page ON user_geofences(project_id, live, geofence_id, updated_at DESC, user_pk DESC);
+      CREATE INDEX user_geofences_user ON user_geofences(user_pk);
+      CREATE TABLE geofences (
+        id TEXT PRIMARY KEY, project_id TEXT NOT NULL, live INTEGER NOT NULL, tag TEXT, external_id TEXT,
+        delete_after INTEGER, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
+      CREATE UNIQUE INDEX geofences_tag ON geofences(project_id, live, tag, external_id);
+      CREATE INDEX geofences_page ON geofences(project_id, live, created_at DESC, id DESC);
+      CREATE INDEX geofences_tag_page ON geofences(project_id, live, tag, created_at DESC, id DESC);
+      CREATE INDEX geofences_delete_after ON geofences(delete_after) WHERE delete_after IS NOT NULL;
+      CREATE TABLE beacons (
+        id TEXT PRIMARY KEY, project_id TEXT NOT NULL, live INTEGER NOT NULL, tag TEXT, external_id TEXT,
+        uuid TEXT NOT NULL, major TEXT NOT NULL, minor TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
+      CREATE UNIQUE INDEX beacons_identifiers ON beacons(project_id, live, uuid, major, minor);
+      CREATE UNIQUE INDEX beacons_tag ON beacons(project_id, live, tag, external_id);
+      CREATE INDEX beacons_page ON beacons(project_id, live, created_at DESC, id DESC);
+      CREATE TABLE place_settings (
+        project_id TEXT NOT NULL, live INTEGER NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (project_id, live));
+      CREATE TABLE usage (
+        project_id TEXT NOT NULL, live INTEGER NOT NULL, endpoint TEXT NOT NULL, month TEXT NOT NULL,
+        count INTEGER NOT NULL, PRIMARY KEY (project_id, month, live, endpoint));
+    `,
+  },
+];

@@ -1,0 +1,56 @@
+import { EMPTY_PLACE_SETTINGS, type PlaceSettings } from '../../domain/settings/place-settings.js';
+import type { Tenant } from '../../domain/tenant.js';
+import type { SettingsStore, UsageStore } from '../store.js';
+import { type SqliteDb, writeTransaction } from './open-database.js';
+import { statement } from './paged-query.js';
+
+export class SqliteSettingsStore implements SettingsStore {
+  constructor(private readonly db: SqliteDb) {}
+
+  async get(tenant: Tenant): Promise<PlaceSettings> {
+    const row = statement(this.db, 'SELECT doc FROM place_settings WHERE project_id = ? AND live = ?').get(
+      tenant.projectId,
+      tenant.live ? 1 : 0,
+    ) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as PlaceSettings) : structuredClone(EMPTY_PLACE_SETTINGS);
+  }
+
+  async put(tenant: Tenant, settings: PlaceSettings): Promise<void> {
+    statement(
+      this.db,
+      `INSERT INTO place_settings (project_id, live, doc) VALUES (?, ?, ?)
+       ON CONFLICT(project_id, live) DO UPDATE SET doc = excluded.doc`,
+    ).run(tenant.projectId, tenant.live ? 1 : 0, JSON.stringify(settings));
+  }
+}
+
+export class SqliteUsageStore implements UsageStore {
+  constructor(private readonly db: SqliteDb) {}
+
+  async add(rows: Array<{ projectId: string; live: boolean; endpoint: string; month: string; count: number }>): Promise<void> {
+    const upsert = statement(
+      this.db,
+      `INSERT INTO usage (project_id, live, endpoint, month, count) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(project_id, month, live, endpoint) DO UPDATE SET count = count + excluded.count`,
+    );
+    writeTransaction(this.db, () => {
+      for (const r of rows) upsert.run(r.projectId, r.live ? 1 : 0, r.endpoint, r.month, r.count);
+    });
+  }
+
+  async monthTotal(projectId: string, month: string): Promise<number> {
+    const row = statement(this.db, 'SELECT COALESCE(SUM(count), 0) AS n FROM usage WHERE project_id = ? AND month = ?').get(
+      projectId,
+      month,
+    ) as { n: number };
+    return row.n;
+  }
+
+  async monthTable(projectId: string, month: string): Promise<Array<{ live: boolean; endpoint: string; count: number }>> {
+    const rows = statement(
+      this.db,
+      'SELECT live, endpoint, count FROM usage WHERE project_id = ? AND month = ? ORDER BY live DESC, endpoint',
+    ).all(projectId, month) as Array<{ live: number; endpoint: string; count: number }>;
+    return rows.map((r) => ({ live: r.live === 1, endpoint: r.endpoint, count: r.count }));
+  }
+}

@@ -1,0 +1,69 @@
+import path from 'node:path';
+import type { Store } from '../store.js';
+import { openDatabase, type SqliteDb } from './open-database.js';
+import { SqliteBeaconStore } from './sqlite-beacon-store.js';
+import { SqliteGeofenceStore } from './sqlite-geofence-store.js';
+import { SqliteProjectStore } from './sqlite-project-store.js';
+import { SqliteSettingsStore, SqliteUsageStore } from './sqlite-settings-store.js';
+import { SqliteUserStore } from './sqlite-user-store.js';
+
+/** How often to look for writes by other processes (the CLI) through `PRAGMA data_version`. */
+const CHANGE_POLL_MS = 200;
+
+export class SqliteStore implements Store {
+  readonly engine = 'sqlite' as const;
+  readonly projects: SqliteProjectStore;
+  readonly users: SqliteUserStore;
+  readonly geofences: SqliteGeofenceStore;
+  readonly beacons: SqliteBeaconStore;
+  readonly settings: SqliteSettingsStore;
+  readonly usage: SqliteUsageStore;
+  private readonly listeners = new Set<() => void>();
+  private timer: NodeJS.Timeout | undefined;
+  private dataVersion = 0;
+
+  constructor(readonly db: SqliteDb) {
+    this.projects = new SqliteProjectStore(db);
+    this.users = new SqliteUserStore(db);
+    this.geofences = new SqliteGeofenceStore(db);
+    this.beacons = new SqliteBeaconStore(db);
+    this.settings = new SqliteSettingsStore(db);
+    this.usage = new SqliteUsageStore(db);
+  }
+
+  /** Opens `<dataDir>/whereabouts.db`. */
+  static open(dataDir: string): SqliteStore {
+    return new SqliteStore(openDatabase(path.join(dataDir, 'whereabouts.db')));
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  onExternalChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    if (!this.timer) {
+      this.dataVersion = this.readDataVersion();
+      this.timer = setInterval(() => this.poll(), CHANGE_POLL_MS);
+      this.timer.unref();
+    }
+    return () => this.listeners.delete(listener);
+  }
+
+  private poll(): void {
+    const v = this.readDataVersion();
+    if (v === this.dataVersion) return;
+    this.dataVersion = v;
+    for (const l of this.listeners) l();
+  }
+
+  private readDataVersion(): number {
+    // data_version moves only when another connection commits, which is exactly the signal we want.
+    return this.db.pragma('data_version', { simple: true }) as number;
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    if (this.db.open) this.db.close();
+  }
+}
