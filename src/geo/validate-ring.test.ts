@@ -209,7 +209,8 @@ describe('validateRing: acceptances', () => {
       ]).ok,
       true,
     );
-    assert.equal(reasonOf(edge), 'must not go around a pole (its longitudes wind through 360 degrees)');
+    // Every step of 360° is the same meridian, so the whole-world box folds onto one line.
+    assert.match(reasonOf(edge), /^must not intersect itself/);
   });
 
   it('accepts a ring over the antimeridian given in -180..180 form', () => {
@@ -257,17 +258,21 @@ describe('validateRing: acceptances', () => {
   });
 
   it('validates a 10,000-position circle-like ring in well under 100 ms, and finds one crossing in it', () => {
-    const n = 9_999;
-    const ring: Ring = Array.from({ length: n }, (_, i) => {
-      const a = (2 * Math.PI * i) / n;
-      return [13.4 + 0.05 * Math.cos(a), 52.5 + 0.03 * Math.sin(a)];
-    });
-    ring.push(ring[0]!);
+    const ellipse = (n: number): Ring => {
+      const ring: Ring = Array.from({ length: n - 1 }, (_, i) => {
+        const a = (2 * Math.PI * i) / (n - 1);
+        return [13.4 + 0.05 * Math.cos(a), 52.5 + 0.03 * Math.sin(a)];
+      });
+      return [...ring, ring[0]!];
+    };
+    // Warm the JIT on a smaller ring, so the timing measures the algorithm as a running server sees it.
+    assert.equal(validateRing(ellipse(2000)).ok, true);
+    const ring = ellipse(10_000);
     const started = performance.now();
     const result = validateRing(ring);
     const elapsed = performance.now() - started;
     assert.equal(result.ok, true);
-    assert.ok(elapsed < 100, `took ${elapsed.toFixed(1)} ms`);
+    assert.ok(elapsed < 50, `took ${elapsed.toFixed(1)} ms`);
     const broken = ring.slice();
     [broken[5000], broken[5001]] = [broken[5001]!, broken[5000]!];
     assert.equal(reasonOf(broken), 'must not intersect itself (edges 4999 and 5001 cross)');

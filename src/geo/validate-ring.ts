@@ -1,6 +1,5 @@
 import { findSelfIntersection } from './find-self-intersection.js';
 import type { Position, Ring } from './types.js';
-import { unwrapRing } from './unwrap-ring.js';
 
 /** Fewest positions of a ring: a triangle plus the closing repeat of its first position. */
 export const MIN_RING_POSITIONS = 4;
@@ -48,8 +47,7 @@ export function validateRing(input: unknown): RingValidation {
   if (first[0] !== last[0] || first[1] !== last[1])
     return fail('must be closed (the first position must equal the last)');
   if (!hasThreeDistinct(ring)) return fail('must have at least 3 distinct positions');
-  const unwrapped = unwrapRing(ring);
-  if (unwrapped[unwrapped.length - 1]![0] !== unwrapped[0]![0]) {
+  if (lonWinding(ring) !== 0) {
     return fail('must not go around a pole (its longitudes wind through 360 degrees)');
   }
   const crossing = findSelfIntersection(ring);
@@ -78,4 +76,11 @@ function hasThreeDistinct(ring: Ring): boolean {
     else if (p[0] !== b[0] || p[1] !== b[1]) return true;
   }
   return false;
+}
+
+/** Net number of turns around the Earth, taking each longitude step the short way as `unwrapRing` does. */
+function lonWinding(ring: Ring): number {
+  let turns = 0;
+  for (let i = 1; i < ring.length; i++) turns += Math.round((ring[i]![0] - ring[i - 1]![0]) / 360);
+  return turns;
 }

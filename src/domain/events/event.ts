@@ -1,0 +1,39 @@
+import type { Position } from '../../geo/types.js';
+import type { Metadata } from '../metadata.js';
+
+/** Event types Whereabouts emits (Radar's names; see ARCHITECTURE.md §5 and behaviour.md A.3). */
+export type EventType =
+  | 'user.entered_geofence'
+  | 'user.exited_geofence'
+  | 'user.dwelled_in_geofence'
+  | 'user.started_trip'
+  | 'user.updated_trip'
+  | 'user.approaching_trip_destination'
+  | 'user.arrived_at_trip_destination'
+  | 'user.stopped_trip'
+  | (string & {});
+
+/**
+ * A stored event. Times are epoch ms: `createdAt` is the update's time (client time when in order),
+ * `actualCreatedAt` the server time it was made. Type-specific parts (geofence, trip, place, region,
+ * beacon) are snapshots taken at event time, already in wire shape.
+ */
+export interface LocationEvent {
+  id: string;
+  projectId: string;
+  live: boolean;
+  type: EventType;
+  createdAt: number;
+  actualCreatedAt: number;
+  user: { id: string; userId: string | null; deviceId: string | null; metadata: Metadata | null };
+  location: Position;
+  locationAccuracy: number;
+  confidence: 1 | 2 | 3;
+  /** Minutes, on exit events. */
+  duration?: number;
+  replayed?: boolean;
+  geofence?: Record<string, unknown>;
+  trip?: Record<string, unknown>;
+  /** Other type-specific snapshots (place, alternatePlaces, region, beacon). */
+  extra?: Record<string, unknown>;
+}

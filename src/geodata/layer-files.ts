@@ -1,0 +1,35 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { encodePolygons, type PolygonCoordinates, readPolygonFile, writePolygonFile } from './polygon-file.js';
+import { PolygonLayer } from './polygon-layer.js';
+import { readJson, writeJson } from './pack-files.js';
+
+/** Records of a polygon layer and their geometries, index for index, as an importer produces them. */
+export interface PolygonLayerBuild<R> {
+  records: R[];
+  geometries: PolygonCoordinates[];
+}
+
+/** An opened polygon layer: its records and the point-in-polygon index over their shapes. */
+export interface OpenPolygonLayer<R> {
+  records: R[];
+  index: PolygonLayer;
+}
+
+/** Writes `<name>.json` (the records) and `<name>.bin` (the polygons) into a pack folder. */
+export async function writePolygonLayer<R>(dir: string, name: string, build: PolygonLayerBuild<R>): Promise<void> {
+  if (build.records.length !== build.geometries.length) throw new Error(`${name}: records and geometries differ`);
+  await writeJson(join(dir, `${name}.json`), { records: build.records });
+  await writePolygonFile(join(dir, `${name}.bin`), encodePolygons(build.geometries));
+}
+
+/** Opens a layer written by {@link writePolygonLayer}, or returns null when the pack folder lacks it. */
+export async function readPolygonLayer<R>(dir: string, name: string): Promise<OpenPolygonLayer<R> | null> {
+  const jsonPath = join(dir, `${name}.json`);
+  if (!existsSync(jsonPath)) return null;
+  const [{ records }, set] = await Promise.all([
+    readJson<{ records: R[] }>(jsonPath),
+    readPolygonFile(join(dir, `${name}.bin`)),
+  ]);
+  return { records, index: new PolygonLayer(set, records.length) };
+}
