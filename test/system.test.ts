@@ -15,7 +15,7 @@ describe('system endpoints, errors and CORS', () => {
     assertOk(health);
     const ready = await s.request('GET', '/readyz');
     assertOk(ready);
-    assert.equal(ready.body.store, 'sqlite');
+    assert.equal(ready.body.store, process.env.TEST_STORE === 'postgres' ? 'postgres' : 'sqlite');
   });
 
   it('answers CORS preflight on any path before auth, naming authorization', async () => {

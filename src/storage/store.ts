@@ -1,10 +1,14 @@
 import type { Beacon } from '../domain/beacons/beacon.js';
+import type { LocationEvent } from '../domain/events/event.js';
 import type { Geofence } from '../domain/geofences/geofence.js';
+import type { Metadata } from '../domain/metadata.js';
 import type { Page, PageQuery } from '../domain/pagination.js';
 import type { KeyLevel, Project, ResolvedKey } from '../domain/projects/project.js';
 import type { PlaceSettings } from '../domain/settings/place-settings.js';
 import type { Tenant } from '../domain/tenant.js';
+import type { Trip, TripLocation, TripStatus } from '../domain/trips/trip.js';
 import type { User } from '../domain/users/user.js';
+import type { Position } from '../geo/types.js';
 
 /** Projects and their hashed keys. Not tenant-scoped: this is where tenants come from. */
 export interface ProjectStore {
@@ -25,6 +29,105 @@ export interface UserStore {
   delete(tenant: Tenant, id: string): Promise<boolean>;
   /** Users whose memberships include the geofence, newest `updatedAt` first. */
   listInGeofence(tenant: Tenant, geofenceId: string, page: PageQuery): Promise<Page<User>>;
+  /** The users a track with this identity may act on (see `TrackCandidates`). */
+  findTrackCandidates(tenant: Tenant, identity: TrackIdentity): Promise<TrackCandidates>;
+  /**
+   * One track's read-modify-write of one user: reads the candidates, awaits `compute`, then writes
+   * the user it returns (with memberships) and its events in one transaction. No other track of the
+   * same user may interleave: SQLite relies on the caller's in-process per-user lock and writes in one
+   * IMMEDIATE transaction; PostgreSQL runs it all in one transaction that reads with
+   * `SELECT ... FOR UPDATE` (plus an advisory lock on the identity when no row exists yet).
+   */
+  trackUpdate<T>(tenant: Tenant, identity: TrackIdentity, compute: (found: TrackCandidates) => Promise<TrackWrite<T>>): Promise<T>;
+  /** Users by `_id`, in no particular order; missing ids are left out. */
+  getMany(tenant: Tenant, ids: string[]): Promise<User[]>;
+  /** Every located user of a tenant (for the in-memory search index): `_id`, `[lon, lat]`, metadata. */
+  locations(tenant: Tenant): Promise<UserLocation[]>;
+}
+
+/** The app identifiers a track names. */
+export interface TrackIdentity {
+  userId: string | null;
+  deviceId: string;
+}
+
+/**
+ * `byUserId`: the user with that `userId` (null when none or not given). `byDeviceId`: the most
+ * recently updated user with that `deviceId`, read only when `byUserId` is null.
+ */
+export interface TrackCandidates {
+  byUserId: User | null;
+  byDeviceId: User | null;
+}
+
+/** What a track writes: the user as it is now (created or updated) and the events it produced. */
+export interface TrackWrite<T> {
+  user: User;
+  events: LocationEvent[];
+  result: T;
+}
+
+export interface UserLocation {
+  id: string;
+  location: Position;
+  metadata: Metadata | null;
+}
+
+export interface EventListQuery extends PageQuery {
+  /** Event types to keep (any when absent). */
+  types?: string[];
+  /** Matches the user's `_id` or app `userId`. */
+  userId?: string;
+}
+
+/** Events are written only by `UserStore.trackUpdate`, in the same transaction as their user. */
+export interface EventStore {
+  /** Newest `createdAt` first. */
+  list(tenant: Tenant, query: EventListQuery): Promise<Page<LocationEvent>>;
+  get(tenant: Tenant, id: string): Promise<LocationEvent | null>;
+}
+
+export interface TripListQuery {
+  limit: number;
+  createdBefore?: number | undefined;
+  createdAfter?: number | undefined;
+  /** true: started, approaching or arrived; false: any other status. */
+  active?: boolean | undefined;
+  statuses?: TripStatus[] | undefined;
+  destinationGeofenceTag?: string | undefined;
+  destinationGeofenceExternalId?: string | undefined;
+  /** Matches the user's `_id`, `userId` or `deviceId`. */
+  user?: string | undefined;
+  /** `eta`: soonest ETA first, trips without one last; `createdAt`: newest first, exact cursors. */
+  sortBy: 'eta' | 'createdAt';
+}
+
+/** What one trip write adds besides the trip, in the same transaction. */
+export interface TripWrite {
+  /** A point tracked while the trip is active, appended to its path. */
+  location?: TripLocation;
+  /** Drop the tracked points first (a restarted trip starts a new path). */
+  resetLocations?: boolean;
+  /** Events of a change made outside a track (POST/PATCH trip), stored with the trip. */
+  events?: LocationEvent[];
+}
+
+/** Trips. `externalId` is unique per tenant; tracked points are kept beside the trip. */
+export interface TripStore {
+  /** By `_id`, else by `externalId`. */
+  get(tenant: Tenant, id: string): Promise<Trip | null>;
+  getByExternalId(tenant: Tenant, externalId: string): Promise<Trip | null>;
+  /** The user's active trip (the newest if there were ever several). */
+  activeForUser(tenant: Tenant, userPk: string): Promise<Trip | null>;
+  /** An active trip still waiting for its user's first track: by app `userId`, else by `deviceId`. */
+  waitingFor(tenant: Tenant, userId: string | null, deviceId: string | null): Promise<Trip | null>;
+  /** Inserts or replaces the trip by `_id`. */
+  save(trip: Trip, write?: TripWrite): Promise<void>;
+  /** Tracked points per trip id, oldest first. */
+  locations(tenant: Tenant, tripIds: string[]): Promise<Map<string, TripLocation[]>>;
+  /** Sets `expired` on active trips last updated at or before `updatedAtOrBefore` (epoch ms). */
+  expireStale(tenant: Tenant, updatedAtOrBefore: number): Promise<number>;
+  list(tenant: Tenant, query: TripListQuery): Promise<Page<Trip>>;
 }
 
 export interface GeofenceListQuery extends PageQuery {
@@ -78,6 +181,15 @@ export interface UsageStore {
   monthTable(projectId: string, month: string): Promise<Array<{ live: boolean; endpoint: string; count: number }>>;
 }
 
+/**
+ * What another process changed. SQLite cannot tell (`kind: 'unknown'`: drop everything); PostgreSQL
+ * notifications name the kind and the tenant.
+ */
+export interface StoreChange {
+  kind: 'unknown' | 'projects' | 'geofences' | 'users' | 'beacons' | 'settings';
+  tenant?: Tenant;
+}
+
 /** The tenant data store. SQLite by default; PostgreSQL + PostGIS when DATABASE_URL is set. */
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
@@ -87,12 +199,14 @@ export interface Store {
   readonly beacons: BeaconStore;
   readonly settings: SettingsStore;
   readonly usage: UsageStore;
+  readonly events: EventStore;
+  readonly trips: TripStore;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
   /**
    * Calls `listener` soon after another process (the CLI, another API process) has written to the
    * store, so caches of keys, projects and geofence indexes can be dropped. Returns an unsubscribe.
    */
-  onExternalChange(listener: () => void): () => void;
+  onExternalChange(listener: (change: StoreChange) => void): () => void;
   close(): Promise<void>;
 }

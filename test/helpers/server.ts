@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import type { Clock } from '../../src/domain/clock.js';
 import type { ProjectKeys } from '../../src/domain/projects/keys.js';
 import type { AppDeps } from '../../src/http/context.js';
+import { engineEnv } from './engine.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -40,7 +41,8 @@ export interface TestServer {
  */
 export async function startServer(opts: { env?: Record<string, string>; clock?: Clock; requestsPerSecond?: number } = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'whereabouts-test-'));
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', ...opts.env });
+  const engine = await engineEnv();
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', ...engine.env, ...opts.env });
   const { app, deps, close } = await compose(config, opts.clock ? { clock: opts.clock } : {});
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
@@ -70,6 +72,7 @@ export async function startServer(opts: { env?: Record<string, string>; clock?: 
     },
     close: async () => {
       await close();
+      await engine.cleanup();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

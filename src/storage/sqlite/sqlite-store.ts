@@ -1,10 +1,12 @@
 import path from 'node:path';
-import type { Store } from '../store.js';
+import type { Store, StoreChange } from '../store.js';
 import { openDatabase, type SqliteDb } from './open-database.js';
 import { SqliteBeaconStore } from './sqlite-beacon-store.js';
+import { SqliteEventStore } from './sqlite-event-store.js';
 import { SqliteGeofenceStore } from './sqlite-geofence-store.js';
 import { SqliteProjectStore } from './sqlite-project-store.js';
 import { SqliteSettingsStore, SqliteUsageStore } from './sqlite-settings-store.js';
+import { SqliteTripStore } from './sqlite-trip-store.js';
 import { SqliteUserStore } from './sqlite-user-store.js';
 
 /** How often to look for writes by other processes (the CLI) through `PRAGMA data_version`. */
@@ -18,7 +20,9 @@ export class SqliteStore implements Store {
   readonly beacons: SqliteBeaconStore;
   readonly settings: SqliteSettingsStore;
   readonly usage: SqliteUsageStore;
-  private readonly listeners = new Set<() => void>();
+  readonly events: SqliteEventStore;
+  readonly trips: SqliteTripStore;
+  private readonly listeners = new Set<(change: StoreChange) => void>();
   private timer: NodeJS.Timeout | undefined;
   private dataVersion = 0;
 
@@ -29,6 +33,8 @@ export class SqliteStore implements Store {
     this.beacons = new SqliteBeaconStore(db);
     this.settings = new SqliteSettingsStore(db);
     this.usage = new SqliteUsageStore(db);
+    this.events = new SqliteEventStore(db);
+    this.trips = new SqliteTripStore(db);
   }
 
   /** Opens `<dataDir>/whereabouts.db`. */
@@ -40,7 +46,7 @@ export class SqliteStore implements Store {
     this.db.prepare('SELECT 1').get();
   }
 
-  onExternalChange(listener: () => void): () => void {
+  onExternalChange(listener: (change: StoreChange) => void): () => void {
     this.listeners.add(listener);
     if (!this.timer) {
       this.dataVersion = this.readDataVersion();
@@ -54,7 +60,7 @@ export class SqliteStore implements Store {
     const v = this.readDataVersion();
     if (v === this.dataVersion) return;
     this.dataVersion = v;
-    for (const l of this.listeners) l();
+    for (const l of this.listeners) l({ kind: 'unknown' });
   }
 
   private readDataVersion(): number {

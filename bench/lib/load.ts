@@ -1,0 +1,49 @@
+import autocannon from 'autocannon';
+import type { BenchContext, BenchResult } from './types.js';
+
+export interface LoadRequest {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * Runs autocannon against the server for `ctx.durationSeconds`, cycling through `requests` (one
+ * request per entry, round-robin per connection), and reports throughput and latency.
+ */
+export async function measure(ctx: BenchContext, name: string, requests: LoadRequest[] | (() => LoadRequest)): Promise<BenchResult> {
+  const next = typeof requests === 'function' ? requests : cycle(requests);
+  const result = await autocannon({
+    url: ctx.url,
+    connections: ctx.connections,
+    duration: ctx.durationSeconds,
+    pipelining: 1,
+    requests: [
+      {
+        setupRequest: (req: Record<string, unknown>) => {
+          const r = next();
+          return { ...req, method: r.method ?? 'GET', path: r.path, headers: { ...(req.headers as object), ...r.headers }, body: r.body };
+        },
+      },
+    ],
+  });
+  return {
+    name,
+    requests: result.requests.total,
+    reqPerSec: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+function cycle(list: LoadRequest[]): () => LoadRequest {
+  let i = 0;
+  return () => list[i++ % list.length]!;
+}
+
+/** Authorization + JSON headers. */
+export function auth(key: string, json = false): Record<string, string> {
+  return json ? { authorization: key, 'content-type': 'application/json' } : { authorization: key };
+}

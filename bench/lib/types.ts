@@ -1,0 +1,26 @@
+/** What every scenario gets: a running server (its own process) and a project's keys. */
+export interface BenchContext {
+  url: string;
+  dataDir: string;
+  keys: { publishable: string; secret: string };
+  /** Seconds each measured load runs. */
+  durationSeconds: number;
+  connections: number;
+  /** Runs the project's CLI against the server's DATA_DIR (e.g. imports for seeding). */
+  cli(args: string[]): Promise<string>;
+}
+
+export interface BenchResult {
+  name: string;
+  requests: number;
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Non-2xx responses during the run; a benchmark with errors is not a result. */
+  errors: number;
+}
+
+export interface Scenario {
+  name: string;
+  run(ctx: BenchContext): Promise<BenchResult[]>;
+}

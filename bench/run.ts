@@ -1,0 +1,43 @@
+import os from 'node:os';
+import { startServerProcess } from './lib/server-process.js';
+import type { BenchResult, Scenario } from './lib/types.js';
+import { management } from './scenarios/management.js';
+
+/**
+ * `npm run bench [scenario ...]`: starts the server in its own process on loopback, creates a project
+ * with the per-key limit raised, runs each scenario with autocannon for a bounded time, and prints a
+ * Markdown table for the README. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 50).
+ */
+const SCENARIOS: Scenario[] = [management];
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  const scenarios = wanted.length ? SCENARIOS.filter((s) => wanted.includes(s.name)) : SCENARIOS;
+  const durationSeconds = Number(process.env.BENCH_SECONDS ?? 10);
+  const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+  const rows: BenchResult[] = [];
+  for (const scenario of scenarios) {
+    const server = await startServerProcess();
+    try {
+      const created = JSON.parse(await server.cli(['projects', 'create', 'bench', '--json'])) as {
+        keys: { test: { publishable: string; secret: string } };
+      };
+      await server.cli(['projects', 'set', 'bench', '--rate-limit', '10000000']);
+      await new Promise((r) => setTimeout(r, 500));
+      const results = await scenario.run({ url: server.url, dataDir: server.dataDir, keys: created.keys.test, durationSeconds, connections, cli: server.cli });
+      for (const r of results) process.stderr.write(`${scenario.name}: ${r.name} ${r.reqPerSec} req/s p50 ${r.p50Ms} ms p99 ${r.p99Ms} ms errors ${r.errors}\n`);
+      rows.push(...results);
+    } finally {
+      await server.stop();
+    }
+  }
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  process.stdout.write(`\nMachine: ${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${durationSeconds} s per row, ${connections} connections, loopback.\n\n`);
+  process.stdout.write('| scenario | req/s | p50 ms | p99 ms | requests | errors |\n|---|---:|---:|---:|---:|---:|\n');
+  for (const r of rows) process.stdout.write(`| ${r.name} | ${r.reqPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.requests} | ${r.errors} |\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).stack}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,60 @@
+/**
+ * Numbered, append-only PostgreSQL migrations, the same tables as SQLite plus PostGIS columns with
+ * GiST indexes. Times are epoch milliseconds (bigint), like the domain; the record lives in `doc`.
+ */
+export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }> = [
+  {
+    version: 1,
+    name: 'core',
+    sql: `
+      CREATE EXTENSION IF NOT EXISTS postgis;
+      CREATE TABLE projects (id text PRIMARY KEY, name text NOT NULL UNIQUE, doc jsonb NOT NULL, created_at bigint NOT NULL);
+      CREATE TABLE api_keys (
+        key_hash text PRIMARY KEY, project_id text NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        level text NOT NULL, live boolean NOT NULL, created_at bigint NOT NULL);
+      CREATE TABLE users (
+        id text PRIMARY KEY, project_id text NOT NULL, live boolean NOT NULL, user_id text, device_id text,
+        created_at bigint NOT NULL, updated_at bigint NOT NULL, location geography(Point, 4326), doc jsonb NOT NULL);
+      CREATE INDEX users_page ON users(project_id, live, updated_at DESC, id DESC);
+      CREATE INDEX users_user_id ON users(project_id, live, user_id);
+      CREATE INDEX users_device_id ON users(project_id, live, device_id);
+      CREATE INDEX users_location ON users USING gist(location);
+      CREATE TABLE user_geofences (
+        project_id text NOT NULL, live boolean NOT NULL, geofence_id text NOT NULL, user_pk text NOT NULL,
+        updated_at bigint NOT NULL, PRIMARY KEY (geofence_id, user_pk));
+      CREATE INDEX user_geofences_page ON user_geofences(project_id, live, geofence_id, updated_at DESC, user_pk DESC);
+      CREATE INDEX user_geofences_user ON user_geofences(user_pk);
+      CREATE TABLE geofences (
+        id text PRIMARY KEY, project_id text NOT NULL, live boolean NOT NULL, tag text, external_id text,
+        delete_after bigint, created_at bigint NOT NULL, geom geometry(Geometry, 4326), doc jsonb NOT NULL);
+      CREATE UNIQUE INDEX geofences_tag ON geofences(project_id, live, tag, external_id);
+      CREATE INDEX geofences_page ON geofences(project_id, live, created_at DESC, id DESC);
+      CREATE INDEX geofences_tag_page ON geofences(project_id, live, tag, created_at DESC, id DESC);
+      CREATE INDEX geofences_geom ON geofences USING gist(geom);
+      CREATE TABLE beacons (
+        id text PRIMARY KEY, project_id text NOT NULL, live boolean NOT NULL, tag text, external_id text,
+        uuid text NOT NULL, major text NOT NULL, minor text NOT NULL, created_at bigint NOT NULL, doc jsonb NOT NULL);
+      CREATE UNIQUE INDEX beacons_identifiers ON beacons(project_id, live, uuid, major, minor);
+      CREATE UNIQUE INDEX beacons_tag ON beacons(project_id, live, tag, external_id);
+      CREATE INDEX beacons_page ON beacons(project_id, live, created_at DESC, id DESC);
+      CREATE TABLE place_settings (project_id text NOT NULL, live boolean NOT NULL, doc jsonb NOT NULL, PRIMARY KEY (project_id, live));
+      CREATE TABLE usage (
+        project_id text NOT NULL, live boolean NOT NULL, endpoint text NOT NULL, month text NOT NULL,
+        count bigint NOT NULL, PRIMARY KEY (project_id, month, live, endpoint));
+    `,
+  },
+  {
+    version: 2,
+    name: 'events',
+    // user_pk and user_id are snapshots: deleting a user leaves its events readable.
+    sql: `
+      CREATE TABLE events (
+        id text PRIMARY KEY, project_id text NOT NULL, live boolean NOT NULL, type text NOT NULL,
+        user_pk text NOT NULL, user_id text, created_at bigint NOT NULL, doc jsonb NOT NULL);
+      CREATE INDEX events_page ON events(project_id, live, created_at DESC, id DESC);
+      CREATE INDEX events_type_page ON events(project_id, live, type, created_at DESC, id DESC);
+      CREATE INDEX events_user_pk_page ON events(project_id, live, user_pk, created_at DESC, id DESC);
+      CREATE INDEX events_user_id_page ON events(project_id, live, user_id, created_at DESC, id DESC);
+    `,
+  },
+];

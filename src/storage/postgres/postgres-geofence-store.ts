@@ -1,0 +1,73 @@
+import type pg from 'pg';
+import type { Geofence } from '../../domain/geofences/geofence.js';
+import type { Page } from '../../domain/pagination.js';
+import type { Tenant } from '../../domain/tenant.js';
+import type { GeofenceListQuery, GeofenceStore } from '../store.js';
+import type { ChangeNotifier } from './change-notifier.js';
+import { pagedDocs } from './paged-docs.js';
+
+export class PostgresGeofenceStore implements GeofenceStore {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly notifier: ChangeNotifier,
+  ) {}
+
+  async upsert(g: Geofence): Promise<Geofence> {
+    // One statement: insert, or on a tag + externalId clash keep the existing id and createdAt.
+    const { rows } = await this.pool.query<{ id: string; created_at: number }>(
+      `INSERT INTO geofences (id, project_id, live, tag, external_id, delete_after, created_at, geom, doc)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, ST_SetSRID(ST_GeomFromGeoJSON($8), 4326), $9)
+       ON CONFLICT (project_id, live, tag, external_id) DO UPDATE SET delete_after = excluded.delete_after,
+         geom = excluded.geom,
+         doc = excluded.doc || jsonb_build_object('id', geofences.id, 'createdAt', geofences.created_at)
+       RETURNING id, created_at`,
+      [g.id, g.projectId, g.live, g.tag, g.externalId, g.deleteAfter, g.createdAt, JSON.stringify(g.geometry), g],
+    );
+    const row = rows[0]!;
+    await this.notifier.notify(this.pool, 'geofences', g);
+    return { ...g, id: row.id, createdAt: row.created_at };
+  }
+
+  async get(tenant: Tenant, id: string): Promise<Geofence | null> {
+    const { rows } = await this.pool.query<{ doc: Geofence }>('SELECT doc FROM geofences WHERE id = $1 AND project_id = $2 AND live = $3', [
+      id,
+      tenant.projectId,
+      tenant.live,
+    ]);
+    return rows[0]?.doc ?? null;
+  }
+
+  async getByTag(tenant: Tenant, tag: string, externalId: string): Promise<Geofence | null> {
+    const { rows } = await this.pool.query<{ doc: Geofence }>(
+      'SELECT doc FROM geofences WHERE project_id = $1 AND live = $2 AND tag = $3 AND external_id = $4',
+      [tenant.projectId, tenant.live, tag, externalId],
+    );
+    return rows[0]?.doc ?? null;
+  }
+
+  list(tenant: Tenant, query: GeofenceListQuery): Promise<Page<Geofence>> {
+    const params: unknown[] = [tenant.projectId, tenant.live, query.now];
+    let from = 'FROM geofences WHERE project_id = $1 AND live = $2 AND (delete_after IS NULL OR delete_after > $3)';
+    if (query.tag !== undefined) {
+      params.push(query.tag);
+      from += ` AND tag = $${params.length}`;
+    }
+    return pagedDocs<Geofence>(this.pool, { from, params, timeColumn: 'created_at', idColumn: 'id', page: query });
+  }
+
+  async all(tenant: Tenant): Promise<Geofence[]> {
+    const { rows } = await this.pool.query<{ doc: Geofence }>('SELECT doc FROM geofences WHERE project_id = $1 AND live = $2', [
+      tenant.projectId,
+      tenant.live,
+    ]);
+    return rows.map((r) => r.doc);
+  }
+
+  async delete(tenant: Tenant, id: string): Promise<boolean> {
+    const res = await this.pool.query('DELETE FROM geofences WHERE id = $1 AND project_id = $2 AND live = $3', [id, tenant.projectId, tenant.live]);
+    if (!res.rowCount) return false;
+    await this.pool.query('DELETE FROM user_geofences WHERE geofence_id = $1', [id]);
+    await this.notifier.notify(this.pool, 'geofences', tenant);
+    return true;
+  }
+}

@@ -1,0 +1,132 @@
+import type pg from 'pg';
+import type { Page, PageQuery } from '../../domain/pagination.js';
+import type { Tenant } from '../../domain/tenant.js';
+import type { User } from '../../domain/users/user.js';
+import type { Position } from '../../geo/types.js';
+import type { TrackCandidates, TrackIdentity, TrackWrite, UserLocation, UserStore } from '../store.js';
+import { inTransaction } from './open-pool.js';
+import { insertEventRows } from './postgres-event-store.js';
+import { pagedDocs } from './paged-docs.js';
+
+export class PostgresUserStore implements UserStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  list(tenant: Tenant, page: PageQuery): Promise<Page<User>> {
+    return pagedDocs<User>(this.pool, {
+      from: 'FROM users WHERE project_id = $1 AND live = $2',
+      params: [tenant.projectId, tenant.live],
+      timeColumn: 'updated_at',
+      idColumn: 'id',
+      page,
+    });
+  }
+
+  async get(tenant: Tenant, id: string): Promise<User | null> {
+    const { rows } = await this.pool.query<{ doc: User }>(
+      `SELECT doc FROM users WHERE project_id = $1 AND live = $2 AND (id = $3 OR user_id = $3 OR device_id = $3)
+       ORDER BY (id = $3) DESC, (user_id = $3) DESC, updated_at DESC LIMIT 1`,
+      [tenant.projectId, tenant.live, id],
+    );
+    return rows[0]?.doc ?? null;
+  }
+
+  async save(user: User): Promise<void> {
+    await inTransaction(this.pool, (c) => saveUserRows(c, user));
+  }
+
+  async delete(tenant: Tenant, id: string): Promise<boolean> {
+    const user = await this.get(tenant, id);
+    if (!user) return false;
+    await inTransaction(this.pool, async (c) => {
+      await c.query('DELETE FROM user_geofences WHERE user_pk = $1', [user.id]);
+      await c.query('DELETE FROM users WHERE id = $1', [user.id]);
+    });
+    return true;
+  }
+
+  async findTrackCandidates(tenant: Tenant, identity: TrackIdentity): Promise<TrackCandidates> {
+    return readCandidates(this.pool, tenant, identity, false);
+  }
+
+  /**
+   * One transaction: advisory locks on the identity (device, then user: a fixed order, so two tracks
+   * never wait on each other crosswise) serialise tracks of one user across processes even before
+   * its row exists; the candidates are read FOR UPDATE; user and events are written before COMMIT.
+   */
+  trackUpdate<T>(tenant: Tenant, identity: TrackIdentity, compute: (found: TrackCandidates) => Promise<TrackWrite<T>>): Promise<T> {
+    return inTransaction(this.pool, async (c) => {
+      const scope = `${tenant.projectId}|${tenant.live}`;
+      await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${scope}|d|${identity.deviceId}`]);
+      if (identity.userId !== null) await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${scope}|u|${identity.userId}`]);
+      const found = await readCandidates(c, tenant, identity, true);
+      const { user, events, result } = await compute(found);
+      await saveUserRows(c, user);
+      await insertEventRows(c, events);
+      return result;
+    });
+  }
+
+  async getMany(tenant: Tenant, ids: string[]): Promise<User[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await this.pool.query<{ doc: User }>('SELECT doc FROM users WHERE id = ANY($1::text[]) AND project_id = $2 AND live = $3', [
+      ids,
+      tenant.projectId,
+      tenant.live,
+    ]);
+    return rows.map((r) => r.doc);
+  }
+
+  async locations(tenant: Tenant): Promise<UserLocation[]> {
+    const { rows } = await this.pool.query<{ id: string; loc: Position; md: UserLocation['metadata'] }>(
+      `SELECT id, doc->'location' AS loc, doc->'metadata' AS md FROM users
+       WHERE project_id = $1 AND live = $2 AND location IS NOT NULL`,
+      [tenant.projectId, tenant.live],
+    );
+    return rows.map((r) => ({ id: r.id, location: r.loc, metadata: r.md ?? null }));
+  }
+
+  listInGeofence(tenant: Tenant, geofenceId: string, page: PageQuery): Promise<Page<User>> {
+    return pagedDocs<User>(this.pool, {
+      from: `FROM user_geofences m JOIN users u ON u.id = m.user_pk
+             WHERE m.project_id = $1 AND m.live = $2 AND m.geofence_id = $3`,
+      params: [tenant.projectId, tenant.live, geofenceId],
+      timeColumn: 'm.updated_at',
+      idColumn: 'm.user_pk',
+      page,
+    });
+  }
+}
+
+/** Writes the user row and its memberships; run inside a transaction. */
+export async function saveUserRows(c: pg.PoolClient, user: User): Promise<void> {
+  const location = user.location ? `SRID=4326;POINT(${user.location[0]} ${user.location[1]})` : null;
+  await c.query(
+    `INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, location, doc)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::geography, $9)
+     ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, device_id = excluded.device_id,
+       updated_at = excluded.updated_at, location = excluded.location, doc = excluded.doc`,
+    [user.id, user.projectId, user.live, user.userId, user.deviceId, user.createdAt, user.updatedAt, location, user],
+  );
+  await c.query('DELETE FROM user_geofences WHERE user_pk = $1', [user.id]);
+  if (user.geofences.length > 0) {
+    await c.query(
+      `INSERT INTO user_geofences (project_id, live, geofence_id, user_pk, updated_at)
+       SELECT $1, $2, unnest($3::text[]), $4, $5`,
+      [user.projectId, user.live, user.geofences.map((m) => m.geofenceId), user.id, user.updatedAt],
+    );
+  }
+}
+
+async function readCandidates(db: pg.Pool | pg.PoolClient, tenant: Tenant, identity: TrackIdentity, lock: boolean): Promise<TrackCandidates> {
+  const forUpdate = lock ? ' FOR UPDATE' : '';
+  const one = async (column: 'user_id' | 'device_id', value: string) =>
+    (
+      await db.query<{ doc: User }>(
+        `SELECT doc FROM users WHERE project_id = $1 AND live = $2 AND ${column} = $3 ORDER BY updated_at DESC LIMIT 1${forUpdate}`,
+        [tenant.projectId, tenant.live, value],
+      )
+    ).rows[0]?.doc ?? null;
+  const byUserId = identity.userId === null ? null : await one('user_id', identity.userId);
+  if (byUserId) return { byUserId, byDeviceId: null };
+  return { byUserId: null, byDeviceId: await one('device_id', identity.deviceId) };
+}
