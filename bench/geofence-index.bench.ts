@@ -1,21 +1,23 @@
 /**
  * Micro-benchmark of the geofence engine on a synthetic New York metro: 60% circles of 50–500 m,
- * 40% star polygons of 5–50 vertices and 50–500 m, 70% spread over the metro box and 30% clustered
+ * 40% star polygons of 5–50 vertices and 50–500 m, 85% spread over the metro area and 15% clustered
  * around Midtown. Each size runs in its own child process so RSS figures do not mix.
  *
  *   node --import tsx bench/geofence-index.bench.ts            # 100k and 1M
  *   node --import tsx bench/geofence-index.bench.ts 250000     # one size
  */
 import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { circlePolygon } from '../src/geo/circle-polygon.js';
-import type { Position, Ring } from '../src/geo/types.js';
 import { detectTransitions } from '../src/domain/geofences/detect-transitions.js';
 import type { Geofence } from '../src/domain/geofences/geofence.js';
 import { GeofenceIndex } from '../src/domain/geofences/geofence-index.js';
 import type { GeofenceMembership } from '../src/domain/users/user.js';
+import { circlePolygon } from '../src/geo/circle-polygon.js';
+import type { Position, Ring } from '../src/geo/types.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -32,9 +34,10 @@ const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.P
 
 const M_PER_DEG = 111_195;
 const MIDTOWN: Position = [-73.985, 40.755];
+// 85% spread over the combined statistical area (about 220 × 170 km), 15% clustered on Midtown.
 function metroPoint(): Position {
-  if (random() < 0.3) return [MIDTOWN[0] + (gauss() * 15_000) / 84_300, MIDTOWN[1] + (gauss() * 15_000) / M_PER_DEG];
-  return [-74.5 + random() * 1.1, 40.4 + random() * 0.8];
+  if (random() < 0.15) return [MIDTOWN[0] + (gauss() * 20_000) / 84_300, MIDTOWN[1] + (gauss() * 20_000) / M_PER_DEG];
+  return [-75.2 + random() * 2.6, 40.0 + random() * 1.5];
 }
 /** `[lon, lat]` `dx` m east and `dy` m north of `p` (local flat approximation, fine below 1 km). */
 const offset = (p: Position, dx: number, dy: number): Position => [
@@ -72,100 +75,142 @@ function makeFence(i: number): Geofence {
   if (random() < 0.6) return { ...base, type: 'circle', geometry: SHARED_CIRCLE_RING };
   const n = 5 + Math.floor(random() * 46);
   const angles = Array.from({ length: n }, () => random() * 2 * Math.PI).sort((a, b) => a - b);
-  const ring: Ring = angles.map((a) => offset(center, Math.cos(a) * radius * (0.6 + 0.4 * random()), Math.sin(a) * radius));
+  const ring: Ring = angles.map((a) =>
+    offset(center, Math.cos(a) * radius * (0.6 + 0.4 * random()), Math.sin(a) * radius),
+  );
   ring.push(ring[0]!);
   return { ...base, type: 'polygon', geometry: { type: 'Polygon', coordinates: [ring] } };
 }
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
-function rss(): number {
+/** Heap + off-heap bytes in use after a full GC (steadier than RSS, which keeps freed pages). */
+function used(): number {
   gc();
-  return process.memoryUsage().rss;
+  const m = process.memoryUsage();
+  return m.heapUsed + m.external;
 }
 
-function runOne(n: number): void {
-  const rss0 = rss();
+// Total GC pause time, to tell index work from the collector walking a multi-GB heap.
+let gcMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration;
+}).observe({ entryTypes: ['gc'] });
+/** GC entries reach the observer only after a timer tick. */
+const gcEntriesDelivered = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+/** Wall and CPU nanoseconds per call; CPU time is the steadier figure on a shared machine. */
+function measure(calls: number, body: () => void): string {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  body();
+  const wall = ((performance.now() - t0) * 1e6) / calls;
+  const used = process.cpuUsage(cpu0);
+  const cpu = ((used.user + used.system) * 1e3) / calls;
+  const fmt = (ns: number) => (ns >= 10_000 ? `${(ns / 1000).toFixed(0)} µs` : `${ns.toFixed(0)} ns`);
+  return `${fmt(wall)} (cpu ${fmt(cpu)})`;
+}
+
+async function runOne(n: number): Promise<void> {
+  const used0 = used();
   const fences = Array.from({ length: n }, (_, i) => makeFence(i));
-  const rss1 = rss();
-  let t = performance.now();
+  const used1 = used();
+  await gcEntriesDelivered();
+  const gc0 = gcMs;
+  const cpu0 = process.cpuUsage();
+  const t = performance.now();
   const index = new GeofenceIndex();
   index.load(fences);
-  const loadMs = performance.now() - t;
-  const rss2 = rss();
+  const loadS = (performance.now() - t) / 1000;
+  const loadCpuS = (process.cpuUsage(cpu0).user + process.cpuUsage(cpu0).system) / 1e6;
+  await gcEntriesDelivered();
+  const loadGcS = (gcMs - gc0) / 1000;
+  const used2 = used();
 
-  // Users walking: each update moves 0–50 m and carries the memberships of the previous one.
-  const users = 20_000;
-  const rounds = 10;
+  // Users walking: each update moves up to 25 m per axis and carries the previous memberships.
+  const users = 10_000;
+  const rounds = 5;
   const pos = Array.from({ length: users }, metroPoint);
   const acc = Array.from({ length: users }, () => 5 + random() * 60);
   const members: GeofenceMembership[][] = Array.from({ length: users }, () => []);
-  const steps = Array.from({ length: users * rounds }, () => [random() * 50 - 25, random() * 50 - 25]);
+  const steps = Array.from({ length: users * rounds }, () => [random() * 50 - 25, random() * 50 - 25] as const);
   const lookup = (id: string) => index.get(id);
   let candidates = 0;
+  let inside = 0;
   let events = 0;
-  t = performance.now();
-  for (let r = 0; r < rounds; r++) {
-    for (let u = 0; u < users; u++) {
-      const [dx, dy] = steps[r * users + u]!;
-      const p = offset(pos[u]!, dx!, dy!);
-      pos[u] = p;
-      const found = index.candidatesAt(p[0], p[1], Math.min(acc[u]!, 100));
-      candidates += found.length;
-      const at = 1_700_000_000_000 + r * 60_000;
-      const change = { at, location: p, accuracyMeters: acc[u]!, stopped: false, appUserId: null, memberships: members[u]! };
-      const out = detectTransitions(change, found, lookup, at);
-      events += out.entered.length + out.exited.length + out.dwelled.length;
-      members[u] = out.memberships;
+  const track = measure(users * rounds, () => {
+    for (let r = 0; r < rounds; r++) {
+      for (let u = 0; u < users; u++) {
+        const [dx, dy] = steps[r * users + u]!;
+        const p = offset(pos[u]!, dx, dy);
+        pos[u] = p;
+        const found = index.candidatesAt(p[0], p[1], Math.min(acc[u]!, 100));
+        const at = 1_700_000_000_000 + r * 60_000;
+        const change = { at, location: p, accuracyMeters: acc[u]!, stopped: false, appUserId: null };
+        const out = detectTransitions({ ...change, memberships: members[u]! }, found, lookup, at);
+        candidates += found.length;
+        inside += out.inside.length;
+        events += out.entered.length + out.exited.length + out.dwelled.length;
+        members[u] = out.memberships;
+      }
     }
-  }
-  const trackNs = ((performance.now() - t) * 1e6) / (users * rounds);
+  });
 
-  const q = 200_000;
-  const pts = Array.from({ length: q }, metroPoint);
-  t = performance.now();
-  for (const p of pts) index.candidatesAt(p[0], p[1], 50);
-  const candNs = ((performance.now() - t) * 1e6) / q;
+  const pts = Array.from({ length: 100_000 }, metroPoint);
+  const cand = measure(pts.length, () => {
+    for (const p of pts) index.candidatesAt(p[0], p[1], 50);
+  });
+  const near = measure(1000, () => {
+    for (let i = 0; i < 1000; i++) index.near(pts[i]![0], pts[i]![1], 1000, { limit: 10 });
+  });
+  const replacements = Array.from({ length: 10_000 }, (_, i) => makeFence(i * 7));
+  const upsert = measure(replacements.length, () => {
+    for (const g of replacements) index.upsert(g);
+  });
+  const candAfter = measure(pts.length, () => {
+    for (const p of pts) index.candidatesAt(p[0], p[1], 50);
+  });
 
-  t = performance.now();
-  for (let i = 0; i < 2000; i++) index.near(pts[i]![0], pts[i]![1], 1000, { limit: 10 });
-  const nearUs = ((performance.now() - t) * 1e3) / 2000;
-
-  t = performance.now();
-  for (let i = 0; i < 10_000; i++) index.upsert(makeFence(i * 7));
-  const upsertUs = ((performance.now() - t) * 1e3) / 10_000;
-  t = performance.now();
-  for (const p of pts) index.candidatesAt(p[0], p[1], 50);
-  const candAfterNs = ((performance.now() - t) * 1e6) / q;
-
-  console.log(
+  const updates = users * rounds;
+  const rows: Array<[string, string]> = [
+    ['fences', n.toLocaleString('en-US')],
     [
-      n.toLocaleString('en-US').padStart(9),
-      `${(loadMs / 1000).toFixed(2)} s`.padStart(7),
-      mb(rss1 - rss0).padStart(8),
-      mb(rss2 - rss1).padStart(8),
-      mb(rss2).padStart(8),
-      `${Math.round(candNs)} ns`.padStart(8),
-      (candidates / (users * rounds)).toFixed(1).padStart(6),
-      `${Math.round(trackNs)} ns`.padStart(9),
-      (events / (users * rounds)).toFixed(3).padStart(7),
-      `${nearUs.toFixed(0)} µs`.padStart(8),
-      `${upsertUs.toFixed(1)} µs`.padStart(9),
-      `${Math.round(candAfterNs)} ns`.padStart(9),
-    ].join(' | '),
-  );
+      'load (prepare + index)',
+      `${loadS.toFixed(2)} s (cpu ${loadCpuS.toFixed(2)} s, GC pauses ${loadGcS.toFixed(2)} s)`,
+    ],
+    ['memory of the Geofence objects (heap)', mb(used1 - used0)],
+    ['memory added by load (index + prepared shapes)', mb(used2 - used1)],
+    ['RSS total', mb(process.memoryUsage().rss)],
+    ['candidatesAt, margin 50 m', cand],
+    ['candidatesAt + detectTransitions (walking users)', track],
+    [
+      '  candidates / inside / events per update',
+      `${(candidates / updates).toFixed(1)} / ${(inside / updates).toFixed(2)} / ${(events / updates).toFixed(3)}`,
+    ],
+    ['near, 1 km, limit 10', near],
+    ['upsert (replace), 10k', upsert],
+    ['candidatesAt after 10k upserts (overlay)', candAfter],
+  ];
+  for (const [k, v] of rows) console.log(`| ${k.padEnd(48)} | ${v.padEnd(44)} |`);
 }
 
 const only = Number(process.argv[2]);
 if (only > 0) {
-  runOne(only);
+  await runOne(only);
 } else {
-  console.log(`node ${process.version}, ${process.arch}; one child process per size`);
-  console.log(
-    '  fences  |  load   | fence RSS | index RSS | total RSS | candAt | cands | cand+detect | events | near 1km | upsert | candAt+10k upserts',
-  );
+  // A yardstick for the machine's memory speed: the memory-bound figures below scale with it.
+  const keys = Array.from({ length: 1_000_000 }, (_, i) => `fence_${i}`);
+  const t0 = performance.now();
+  const yardstick = new Map<string, number>();
+  for (let i = 0; i < keys.length; i++) yardstick.set(keys[i]!, i);
+  const mapMs = performance.now() - t0;
+  const cpu = `${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}`;
+  console.log(`node ${process.version}, ${cpu}, load average ${os.loadavg()[0]?.toFixed(1)}`);
+  console.log(`yardstick: 1M Map.set of string keys in ${mapMs.toFixed(0)} ms`);
   const self = fileURLToPath(import.meta.url);
   for (const n of [100_000, 1_000_000]) {
-    const out = execFileSync(process.execPath, [...process.execArgv, self, String(n)], { encoding: 'utf8' });
-    process.stdout.write(out);
+    const out = execFileSync(process.execPath, [...process.execArgv, '--max-old-space-size=8192', self, String(n)], {
+      encoding: 'utf8',
+    });
+    process.stdout.write(`${out}\n`);
   }
 }

@@ -1,14 +1,18 @@
 import os from 'node:os';
 import { startServerProcess } from './lib/server-process.js';
 import type { BenchResult, Scenario } from './lib/types.js';
+import { context } from './scenarios/context.js';
+import { geodata } from './scenarios/geodata.js';
 import { management } from './scenarios/management.js';
+import { search } from './scenarios/search.js';
+import { track } from './scenarios/track.js';
 
 /**
  * `npm run bench [scenario ...]`: starts the server in its own process on loopback, creates a project
  * with the per-key limit raised, runs each scenario with autocannon for a bounded time, and prints a
  * Markdown table for the README. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 50).
  */
-const SCENARIOS: Scenario[] = [management];
+const SCENARIOS: Scenario[] = [management, track, context, search, geodata];
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
@@ -24,17 +28,30 @@ async function main(): Promise<void> {
       };
       await server.cli(['projects', 'set', 'bench', '--rate-limit', '10000000']);
       await new Promise((r) => setTimeout(r, 500));
-      const results = await scenario.run({ url: server.url, dataDir: server.dataDir, keys: created.keys.test, durationSeconds, connections, cli: server.cli });
-      for (const r of results) process.stderr.write(`${scenario.name}: ${r.name} ${r.reqPerSec} req/s p50 ${r.p50Ms} ms p99 ${r.p99Ms} ms errors ${r.errors}\n`);
+      const results = await scenario.run({
+        url: server.url,
+        dataDir: server.dataDir,
+        keys: created.keys.test,
+        durationSeconds,
+        connections,
+        cli: server.cli,
+      });
+      for (const r of results)
+        process.stderr.write(
+          `${scenario.name}: ${r.name} ${r.reqPerSec} req/s p50 ${r.p50Ms} ms p99 ${r.p99Ms} ms errors ${r.errors}\n`,
+        );
       rows.push(...results);
     } finally {
       await server.stop();
     }
   }
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  process.stdout.write(`\nMachine: ${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${durationSeconds} s per row, ${connections} connections, loopback.\n\n`);
+  process.stdout.write(
+    `\nMachine: ${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${durationSeconds} s per row, ${connections} connections, loopback.\n\n`,
+  );
   process.stdout.write('| scenario | req/s | p50 ms | p99 ms | requests | errors |\n|---|---:|---:|---:|---:|---:|\n');
-  for (const r of rows) process.stdout.write(`| ${r.name} | ${r.reqPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.requests} | ${r.errors} |\n`);
+  for (const r of rows)
+    process.stdout.write(`| ${r.name} | ${r.reqPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.requests} | ${r.errors} |\n`);
 }
 
 main().catch((err: unknown) => {

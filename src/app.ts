@@ -6,11 +6,17 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppDeps } from './http/context.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerCors } from './http/plugins/cors.js';
-import { registerErrorHandling } from './http/plugins/errors.js';
+import { registerErrorHandling, renderFrameworkError } from './http/plugins/errors.js';
 import { beaconRoutes } from './http/routes/beacons.js';
+import { contextRoutes } from './http/routes/context.js';
+import { eventRoutes } from './http/routes/events.js';
+import { geocodingRoutes } from './http/routes/geocoding.js';
 import { geofenceRoutes } from './http/routes/geofences.js';
+import { searchRoutes } from './http/routes/search.js';
 import { settingsRoutes } from './http/routes/settings.js';
 import { systemRoutes } from './http/routes/system.js';
+import { trackRoutes } from './http/routes/track.js';
+import { tripRoutes } from './http/routes/trips.js';
 import { userRoutes } from './http/routes/users.js';
 
 /** Builds the HTTP app from its dependencies. It never listens by itself (compose/main do). */
@@ -22,6 +28,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    frameworkErrors: renderFrameworkError,
   });
   // Parameters are parsed leniently by each route (see http/params); schemas only document the API.
   app.setValidatorCompiler(() => () => true);
@@ -36,7 +43,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Whereabouts location API', version: '1.0.0', description: 'Self-hosted, Radar-compatible location API.' },
+      info: {
+        title: 'Whereabouts location API',
+        version: '1.0.0',
+        description: 'Self-hosted, Radar-compatible location API.',
+      },
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'Authorization' } } },
     },
   });
@@ -48,6 +59,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   geofenceRoutes(app, deps);
   beaconRoutes(app, deps);
   settingsRoutes(app, deps);
+  trackRoutes(app, deps);
+  eventRoutes(app, deps);
+  contextRoutes(app, deps);
+  searchRoutes(app, deps);
+  tripRoutes(app, deps);
+  geocodingRoutes(app, deps);
   return app;
 }
 
@@ -60,7 +77,10 @@ function registerBodyParsers(app: FastifyInstance): void {
     try {
       done(null, JSON.parse(text));
     } catch {
-      const err = Object.assign(new Error('body must be valid JSON.'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 });
+      const err = Object.assign(new Error('body must be valid JSON.'), {
+        code: 'FST_ERR_CTP_INVALID_JSON_BODY',
+        statusCode: 400,
+      });
       done(err, undefined);
     }
   });

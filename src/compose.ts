@@ -1,15 +1,18 @@
+import { existsSync } from 'node:fs';
 import { buildApp } from './app.js';
 import { type Config, ConfigError } from './config.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import { KeyResolver } from './domain/projects/key-resolver.js';
 import { UsageMeter } from './domain/projects/usage-meter.js';
+import { prepareGeocoding } from './geocoding/entry-scores.js';
+import { LivePack } from './geodata/live-pack.js';
 import type { AppDeps } from './http/context.js';
 import { MemoryRateLimiter } from './ratelimit/memory-rate-limiter.js';
+import type { RateLimiter } from './ratelimit/rate-limiter.js';
+import { RedisRateLimiter } from './ratelimit/redis-rate-limiter.js';
 import { createServices, followExternalChanges } from './services.js';
 import { PostgresStore } from './storage/postgres/postgres-store.js';
 import { SqliteStore } from './storage/sqlite/sqlite-store.js';
-import { RedisRateLimiter } from './ratelimit/redis-rate-limiter.js';
-import type { RateLimiter } from './ratelimit/rate-limiter.js';
 import type { Store } from './storage/store.js';
 
 /** Opens the store the configuration names. */
@@ -37,11 +40,36 @@ export async function openRateLimiter(config: Config): Promise<RateLimiter> {
   return limiter;
 }
 
+/**
+ * Opens the reference-data pack under GEODATA_DIR when it has been built. A server without one still
+ * runs (geodata endpoints answer 503 saying how to build it); an unreadable pack is logged, not fatal;
+ * a missing IP_DATABASE file is a configuration error.
+ */
+export async function openGeodata(config: Config): Promise<{ geodata: LivePack; problem: Error | null }> {
+  if (config.ipDatabase && !existsSync(config.ipDatabase)) {
+    throw new ConfigError(`IP_DATABASE: no file at ${config.ipDatabase}.`);
+  }
+  const geodata = new LivePack(config.geodataDir, {
+    ...(config.ipDatabase ? { ipDatabasePath: config.ipDatabase } : {}),
+    prepare: prepareGeocoding,
+  });
+  try {
+    await geodata.load();
+    return { geodata, problem: null };
+  } catch (err) {
+    return { geodata, problem: err as Error };
+  }
+}
+
 /** Wires configuration into a ready app and its dependencies; `close` releases everything. */
 export async function compose(config: Config, opts: { clock?: Clock } = {}) {
   const store = await openStore(config);
   const clock = opts.clock ?? systemClock;
   const keys = new KeyResolver(store.projects);
+  const { geodata, problem } = await openGeodata(config).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
   const deps: AppDeps = {
     config,
     store,
@@ -49,12 +77,25 @@ export async function compose(config: Config, opts: { clock?: Clock } = {}) {
     keys,
     rateLimiter: await openRateLimiter(config),
     usage: new UsageMeter(store.usage),
-    services: createServices(store, clock),
+    services: createServices(store, clock, geodata),
+    geodata,
   };
   const unsubscribe = store.onExternalChange(() => keys.invalidate());
   const unfollow = followExternalChanges(store, deps.services);
   const app = await buildApp(deps);
+  if (problem) app.log.error({ err: problem }, 'geodata pack not loaded');
+  // `import dma`, `import postal` and `import world` (the CLI, another process) are picked up live.
+  geodata.watch({
+    reloaded: (pack) => app.log.info({ builtAt: pack.manifest.world.builtAt }, 'geodata pack reloaded'),
+    failed: (err) => app.log.error({ err }, 'geodata pack reload failed; still serving the previous one'),
+  });
+  const sweeper = setInterval(() => {
+    deps.services.geofences.purgeExpired().catch((err: unknown) => app.log.error({ err }, 'geofence sweep failed'));
+  }, 60_000);
+  sweeper.unref();
   const close = async () => {
+    clearInterval(sweeper);
+    geodata.close();
     unsubscribe();
     unfollow();
     await app.close();

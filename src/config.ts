@@ -5,6 +5,8 @@ export interface Config {
   host: string;
   port: number;
   dataDir: string;
+  /** Folder whose `pack/` holds the reference-data pack (`GEODATA_DIR`, default `dataDir`). */
+  geodataDir: string;
   databaseUrl: string | null;
   redisUrl: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -38,10 +40,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL.');
   }
+  const dataDir = path.resolve(nonEmpty(env.DATA_DIR) ?? './data');
   return {
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
     port,
-    dataDir: path.resolve(nonEmpty(env.DATA_DIR) ?? './data'),
+    dataDir,
+    // Apart from DATA_DIR so that several servers (or test runs) can share one built, read-only pack.
+    geodataDir: path.resolve(nonEmpty(env.GEODATA_DIR) ?? dataDir),
     databaseUrl,
     redisUrl,
     logLevel: logLevel as Config['logLevel'],
@@ -56,11 +61,17 @@ export function maskedConfig(config: Config): Record<string, unknown> {
   return { ...config, databaseUrl: maskUrl(config.databaseUrl), redisUrl: maskUrl(config.redisUrl) };
 }
 
+/** Query parameters that carry secrets: libpq reads `?password=` (and `sslpassword=`) as well as the userinfo. */
+const SECRET_QUERY_PARAM = /pass|secret|token/i;
+
 function maskUrl(url: string | null): string | null {
   if (!url) return url;
   try {
     const u = new URL(url);
     if (u.password) u.password = '****';
+    for (const name of [...u.searchParams.keys()]) {
+      if (SECRET_QUERY_PARAM.test(name)) u.searchParams.set(name, '****');
+    }
     return u.toString();
   } catch {
     return '****';

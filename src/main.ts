@@ -1,10 +1,11 @@
-import { loadConfig, ConfigError } from './config.js';
-import { projectsCommand } from './cli/projects-command.js';
-import { printConfigCommand } from './cli/print-config-command.js';
-import { serveCommand } from './cli/serve-command.js';
+import { ConfigError, loadConfig } from './config.js';
 
 const USAGE = `Usage: npm start | npm run cli -- <command>
-  serve                              start the API server (HOST, PORT, DATA_DIR, ...)
+  serve                              start the API server (HOST, PORT, DATA_DIR, ...); builds the
+                                     world data pack first when GEODATA_DIR has none
+  import world                       (re)build the world data pack from the installed npm packages
+  import dma <county-dma.csv>        county FIPS -> DMA table (columns county_fips,county_name,state,dma_code,dma_name)
+  import postal <zcta.geojson>       Census ZCTA polygons for ZIP codes
   projects create <name> [--json]    create a project and print its four keys once
   projects list                      list projects
   projects set <name> [--disabled on|off] [--rate-limit <req/s>] [--quota <requests/month>|none]
@@ -12,16 +13,19 @@ const USAGE = `Usage: npm start | npm run cli -- <command>
   projects usage <name> [--month YYYY-MM]
   print-config                       show the effective configuration (secrets masked)`;
 
+// Commands are imported when run, so a quick one (print-config) does not load the HTTP server.
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const config = loadConfig();
   switch (command) {
     case 'serve':
-      return serveCommand(config);
+      return (await import('./cli/serve-command.js')).serveCommand(config);
     case 'projects':
-      return projectsCommand(config, rest);
+      return (await import('./cli/projects-command.js')).projectsCommand(config, rest);
+    case 'import':
+      return (await import('./cli/import-command.js')).importCommand(config, rest);
     case 'print-config':
-      return printConfigCommand(config);
+      return (await import('./cli/print-config-command.js')).printConfigCommand(config);
     default:
       process.stderr.write(`${command ? `Unknown command "${command}".\n` : ''}${USAGE}\n`);
       return command ? 2 : 0;

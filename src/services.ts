@@ -1,9 +1,26 @@
 import { BeaconService } from './domain/beacons/beacon-service.js';
 import type { Clock } from './domain/clock.js';
+import { ContextService } from './domain/context/context-service.js';
+import { EventService } from './domain/events/event-service.js';
+import { GeocodingService } from './domain/geocoding/geocoding-service.js';
 import { GeofenceService } from './domain/geofences/geofence-service.js';
 import { ProjectService } from './domain/projects/project-service.js';
+import { RegionService } from './domain/regions/region-service.js';
+import { RegionsTracker } from './domain/regions/regions-tracker.js';
+import { GeofenceSearch } from './domain/search/geofence-search.js';
+import { UserLocationRegistry } from './domain/search/user-location-registry.js';
+import { UserSearch } from './domain/search/user-search.js';
 import { SettingsService } from './domain/settings/settings-service.js';
+import { GeofenceIndexRegistry } from './domain/tracking/geofence-index-registry.js';
+import { TrackingService } from './domain/tracking/tracking-service.js';
+import { TripEngine } from './domain/trips/trip-engine.js';
+import { TripService } from './domain/trips/trip-service.js';
+import { TripTracker } from './domain/trips/trip-tracker.js';
 import { UserService } from './domain/users/user-service.js';
+import type { PackSource } from './geodata/live-pack.js';
+import { presentTrip } from './http/presenters/trip-presenter.js';
+import { readTripOptions } from './http/routes/trips.js';
+import { EstimateRouter } from './routing/estimate-router.js';
 import type { Store } from './storage/store.js';
 
 /** The domain services over one store. */
@@ -13,14 +30,67 @@ export interface Services {
   geofences: GeofenceService;
   beacons: BeaconService;
   settings: SettingsService;
+  tracking: TrackingService;
+  events: EventService;
+  context: ContextService;
+  geofenceSearch: GeofenceSearch;
+  userSearch: UserSearch;
+  trips: TripService;
+  /** Per-tenant geofence spatial indexes, kept in step with geofence writes. */
+  geofenceIndexes: GeofenceIndexRegistry;
+  /** Per-tenant user location indexes, moved by every track. */
+  userLocations: UserLocationRegistry;
+  /** Forward, reverse and IP geocoding and autocomplete over the reference pack. */
+  geocoding: GeocodingService;
+  /** Country, state, DMA and postal code at a point (context and the Regions feature). */
+  regions: RegionService;
 }
 
-export function createServices(store: Store, clock: Clock): Services {
+/** A server without reference data: geodata endpoints answer 503, context and track leave regions out. */
+const NO_PACK: PackSource = { current: () => null, unavailableReason: () => 'no geodata pack configured' };
+
+export function createServices(store: Store, clock: Clock, packs: PackSource = NO_PACK): Services {
+  const geofences = new GeofenceService(store.geofences, store.users, clock);
+  const geofenceIndexes = new GeofenceIndexRegistry(store.geofences);
+  geofences.onChange((tenant, change) => geofenceIndexes.apply(tenant, change));
+  const userLocations = new UserLocationRegistry(store.users);
+  const tracking = new TrackingService(store.users, geofenceIndexes, clock);
+  tracking.onTracked((tenant, user) => userLocations.update(tenant, user));
+  // The wire shapes of trips (user.trip, event snapshots) and of track's tripOptions belong to HTTP.
+  const tripEngine = new TripEngine({
+    trips: store.trips,
+    users: store.users,
+    geofences: store.geofences,
+    router: new EstimateRouter(),
+    clock,
+    snapshot: (trip) => presentTrip(trip),
+  });
+  tracking.addParticipant(new TripTracker(tripEngine, readTripOptions));
+  const regions = new RegionService(packs);
+  tracking.addParticipant(new RegionsTracker(regions));
   return {
     projects: new ProjectService(store.projects, clock),
     users: new UserService(store.users),
-    geofences: new GeofenceService(store.geofences, store.users, clock),
+    geofences,
     beacons: new BeaconService(store.beacons, clock),
     settings: new SettingsService(store.settings),
+    tracking,
+    events: new EventService(store.events),
+    context: new ContextService(geofenceIndexes, clock, regions),
+    geofenceSearch: new GeofenceSearch(geofenceIndexes, clock),
+    userSearch: new UserSearch(store.users, userLocations, geofenceIndexes, clock),
+    trips: new TripService(tripEngine),
+    geofenceIndexes,
+    userLocations,
+    geocoding: new GeocodingService(packs),
+    regions,
   };
+}
+
+/** Keeps the in-memory indexes in step with writes by other processes; returns an unsubscribe. */
+export function followExternalChanges(store: Store, services: Services): () => void {
+  return store.onExternalChange((change) => {
+    services.geofenceIndexes.storeChanged(change);
+    services.userLocations.storeChanged(change);
+  });
 }

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import pg from 'pg';
 import { DEFAULT_TEST_DATABASE_URL } from './helpers/engine.js';
 
@@ -14,20 +15,42 @@ async function main(): Promise<number> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
   try {
     await client.connect();
-    await client.query('CREATE EXTENSION IF NOT EXISTS postgis');
+    await client.query('CREATE EXTENSION IF NOT EXISTS postgis SCHEMA public');
+    // Schemas that test servers of an interrupted run left behind (t_<epoch seconds>_<hex>), once
+    // they are an hour old, so a run in progress elsewhere keeps its own.
+    const { rows } = await client.query<{ nspname: string }>(
+      "SELECT nspname FROM pg_namespace WHERE nspname ~ '^t_[0-9]+_[0-9a-f]+$'",
+    );
+    const cutoff = Date.now() / 1000 - 3600;
+    for (const r of rows)
+      if (Number(r.nspname.split('_')[1]) < cutoff) await client.query(`DROP SCHEMA ${r.nspname} CASCADE`);
   } catch (err) {
     const why = `PostgreSQL with PostGIS is not usable at ${url}: ${(err as Error).message}`;
     if (explicit) {
       process.stderr.write(`${why}\n`);
       return 1;
     }
-    process.stdout.write(`SKIPPED the PostgreSQL run of the suite. ${why}. Run \`bash .ci/run\` (installs and starts PostgreSQL, PostGIS and Redis) or set TEST_DATABASE_URL.\n`);
+    process.stdout.write(
+      `SKIPPED the PostgreSQL run of the suite. ${why}. Run \`bash .ci/run\` (installs and starts PostgreSQL, PostGIS and Redis) or set TEST_DATABASE_URL.\n`,
+    );
     return 0;
   } finally {
     await client.end().catch(() => {});
   }
-  const env = { ...process.env, TEST_STORE: 'postgres', TEST_DATABASE_URL: url, TEST_REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' };
-  const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', 'test/**/*.test.ts'], { env, stdio: 'inherit' });
+  const env = {
+    ...process.env,
+    TEST_STORE: 'postgres',
+    TEST_DATABASE_URL: url,
+    TEST_REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  };
+  // Node 20's test runner does not expand globs: name the files.
+  const files = fs
+    .readdirSync('test')
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => `test/${f}`);
+  const args = ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files];
+  const run = spawnSync(process.execPath, args, { env, stdio: 'inherit' });
   return run.status ?? 1;
 }
 

@@ -21,11 +21,16 @@ describe('system endpoints, errors and CORS', () => {
   it('answers CORS preflight on any path before auth, naming authorization', async () => {
     for (const path of ['/v1/track', '/v1/geofences/a/b', '/v1/does-not-exist']) {
       const res = await s.request('OPTIONS', path, {
-        headers: { origin: 'http://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,x-radar-device-type,x-radar-custom' },
+        headers: {
+          origin: 'http://app.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type,x-radar-device-type,x-radar-custom',
+        },
       });
       assert.equal(res.status, 204);
       const allowed = res.headers.get('access-control-allow-headers') ?? '';
-      for (const h of ['authorization', 'content-type', 'x-radar-device-type', 'x-radar-custom']) assert.ok(allowed.includes(h), h);
+      for (const h of ['authorization', 'content-type', 'x-radar-device-type', 'x-radar-custom'])
+        assert.ok(allowed.includes(h), h);
       assert.ok((res.headers.get('access-control-allow-methods') ?? '').includes('PATCH'));
       assert.equal(res.headers.get('access-control-allow-origin'), 'http://app.example');
     }
@@ -47,18 +52,28 @@ describe('system endpoints, errors and CORS', () => {
   it('returns 400 param body for malformed JSON and 413 for oversized bodies', async () => {
     const bad = await s.request('PUT', '/v1/geofences/t/e', { key: s.keys.test.secret, json: '{"description": ' });
     assertError(bad, 400, 'body');
-    const huge = await s.request('PUT', '/v1/geofences/t/e', { key: s.keys.test.secret, json: JSON.stringify({ description: 'x'.repeat(6 * 1024 * 1024) }) });
+    const huge = await s.request('PUT', '/v1/geofences/t/e', {
+      key: s.keys.test.secret,
+      json: JSON.stringify({ description: 'x'.repeat(6 * 1024 * 1024) }),
+    });
     assertError(huge, 413, 'body');
   });
 
   it('refuses an unsupported content type with 415 in the error shape', async () => {
-    const res = await s.request('PUT', '/v1/geofences/t/e', { key: s.keys.test.secret, headers: { 'content-type': 'text/csv' } });
+    const res = await s.request('PUT', '/v1/geofences/t/e', {
+      key: s.keys.test.secret,
+      headers: { 'content-type': 'text/csv' },
+    });
     assert.equal(res.status, 415);
     assert.equal(res.body.meta.param, 'Content-Type');
   });
 
   it('answers the SDK config call', async () => {
-    assertOk(await s.request('GET', '/v1/config?deviceId=a&installId=b&sessionId=1&locationAuthorization=GRANTED_FOREGROUND', { key: s.keys.test.publishable }));
+    assertOk(
+      await s.request('GET', '/v1/config?deviceId=a&installId=b&sessionId=1&locationAuthorization=GRANTED_FOREGROUND', {
+        key: s.keys.test.publishable,
+      }),
+    );
   });
 
   it('serves the OpenAPI document and the docs page', async () => {

@@ -8,22 +8,41 @@ export interface LoadRequest {
   body?: string;
 }
 
+/** Load shape of one measurement; by default as many requests as `ctx.connections` can carry. */
+export interface LoadOptions {
+  /** Fixed total rate, requests per second (autocannon `overallRate`), for latency at a given load. */
+  overallRate?: number;
+  connections?: number;
+}
+
 /**
  * Runs autocannon against the server for `ctx.durationSeconds`, cycling through `requests` (one
  * request per entry, round-robin per connection), and reports throughput and latency.
  */
-export async function measure(ctx: BenchContext, name: string, requests: LoadRequest[] | (() => LoadRequest)): Promise<BenchResult> {
+export async function measure(
+  ctx: BenchContext,
+  name: string,
+  requests: LoadRequest[] | (() => LoadRequest),
+  opts: LoadOptions = {},
+): Promise<BenchResult> {
   const next = typeof requests === 'function' ? requests : cycle(requests);
   const result = await autocannon({
     url: ctx.url,
-    connections: ctx.connections,
+    connections: opts.connections ?? ctx.connections,
+    ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
     duration: ctx.durationSeconds,
     pipelining: 1,
     requests: [
       {
-        setupRequest: (req: Record<string, unknown>) => {
+        setupRequest: (req: autocannon.Request): autocannon.Request => {
           const r = next();
-          return { ...req, method: r.method ?? 'GET', path: r.path, headers: { ...(req.headers as object), ...r.headers }, body: r.body };
+          return {
+            ...req,
+            method: r.method ?? 'GET',
+            path: r.path,
+            headers: { ...req.headers, ...r.headers },
+            body: r.body,
+          };
         },
       },
     ],

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sharedTestPack } from '../../src/geodata/test-pack.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -13,12 +14,32 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * The world pack every bench server opens (GEODATA_DIR): `BENCH_PACK_DIR` when set (a folder holding
+ * `pack/world`), else the tests' shared pack, built once and reused, so no scenario builds its own.
+ */
+export async function benchPackDir(): Promise<string> {
+  return process.env.BENCH_PACK_DIR ? path.resolve(process.env.BENCH_PACK_DIR) : (await sharedTestPack()).dataDir;
+}
+
 /** Starts `src/main.ts serve` in its own process (so load generation does not share its core). */
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'whereabouts-bench-'));
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const fullEnv = { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+  const fullEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    GEODATA_DIR: await benchPackDir(),
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+    cwd: ROOT,
+    env: fullEnv,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   await waitForReady(url, child);
   const cli = (args: string[]) => runCli(args, fullEnv);
@@ -50,11 +71,17 @@ async function waitForReady(url: string, child: ChildProcess): Promise<void> {
 
 function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
     });
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`cli ${args.join(' ')} exited ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`cli ${args.join(' ')} exited ${code}`)),
+    );
   });
 }

@@ -24,7 +24,12 @@ export const management: Scenario = {
       const i = n++;
       // Half updates of existing fences, half creations of new ones.
       const externalId = i % 2 === 0 ? `g${i % 1000}` : `new${i}`;
-      return { method: 'PUT', path: `/v1/geofences/bench/${externalId}`, headers: auth(ctx.keys.secret, true), body: JSON.stringify(circleBody(i)) };
+      return {
+        method: 'PUT',
+        path: `/v1/geofences/bench/${externalId}`,
+        headers: auth(ctx.keys.secret, true),
+        body: JSON.stringify(circleBody(i)),
+      };
     });
     return [get, put];
   },

@@ -1,9 +1,9 @@
-import type { Config } from '../config.js';
 import { openStore } from '../compose.js';
+import type { Config } from '../config.js';
 import { systemClock } from '../domain/clock.js';
-import { monthOf } from '../domain/projects/usage-meter.js';
 import type { Project } from '../domain/projects/project.js';
 import { ProjectService } from '../domain/projects/project-service.js';
+import { monthOf } from '../domain/projects/usage-meter.js';
 import { parseFlags } from './flags.js';
 import { applyProjectSettings } from './project-settings.js';
 
@@ -19,7 +19,10 @@ export async function projectsCommand(config: Config, args: string[]): Promise<n
         if (!name) return fail('projects create needs a name: npm run cli -- projects create <name> [--json]');
         const { project, keys } = await projects.create(name);
         if (flags.json !== undefined) process.stdout.write(`${JSON.stringify({ projectId: project.id, keys })}\n`);
-        else process.stdout.write(`Created project "${name}" (${project.id}). Keys, shown only this once:\n${JSON.stringify(keys, null, 2)}\n`);
+        else
+          process.stdout.write(
+            `Created project "${name}" (${project.id}). Keys, shown only this once:\n${JSON.stringify(keys, null, 2)}\n`,
+          );
         return 0;
       }
       case 'list': {
@@ -42,7 +45,9 @@ export async function projectsCommand(config: Config, args: string[]): Promise<n
         const total = rows.reduce((n, r) => n + r.count, 0);
         for (const r of rows) process.stdout.write(`${r.live ? 'live' : 'test'}\t${r.endpoint}\t${r.count}\n`);
         const billable = Math.max(0, total - 100_000);
-        process.stdout.write(`total ${total} requests in ${month}; cost $${((billable / 1000) * 0.5).toFixed(2)} (100,000 free, $0.50 per 1,000 beyond)\n`);
+        process.stdout.write(
+          `total ${total} requests in ${month}; cost $${((billable / 1000) * 0.5).toFixed(2)} (100,000 free, $0.50 per 1,000 beyond)\n`,
+        );
         return 0;
       }
       default:

@@ -1,9 +1,13 @@
-import type { Config } from '../config.js';
 import { compose } from '../compose.js';
+import type { Config } from '../config.js';
+import type { LivePack } from '../geodata/live-pack.js';
+import { formatImportSummary } from '../geodata/manifest.js';
+import { buildWorldPack } from './import-command.js';
 
 /** Starts the server; returns -1 so main leaves the process running. */
 export async function serveCommand(config: Config): Promise<number> {
   const { app, deps, close } = await compose(config);
+  await ensureWorldPack(deps.geodata);
   if ((await deps.services.projects.list()).length === 0) {
     const { keys } = await deps.services.projects.create('default');
     process.stdout.write(
@@ -26,4 +30,23 @@ export async function serveCommand(config: Config): Promise<number> {
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   return -1;
+}
+
+/**
+ * The first start builds the world pack when GEODATA_DIR has none (or one this build cannot read), so
+ * `npm start` alone sets everything up. A failed build is reported and the server runs without it.
+ */
+async function ensureWorldPack(geodata: LivePack): Promise<void> {
+  if (geodata.current()) return;
+  process.stderr.write(`${geodata.unavailableReason()}\nBuilding it now from the installed npm packages (once).\n`);
+  try {
+    const summary = await buildWorldPack(geodata.dataDir);
+    process.stdout.write(`${formatImportSummary(summary)}\n`);
+    await geodata.reload();
+  } catch (err) {
+    process.stderr.write(`Building the world data pack failed: ${(err as Error).message}\n`);
+    process.stderr.write(
+      'Serving without reference data; geodata endpoints answer 503 until `import world` succeeds.\n',
+    );
+  }
 }

@@ -12,7 +12,8 @@ export interface SelfIntersection {
 /**
  * The first place (lowest edge numbers) where a ring of `[lon, lat]` positions in degrees meets
  * itself, or null when it is simple. Unwraps the ring first (as `unwrapRing` does), so a ring over
- * the antimeridian is judged in continuous longitudes. Planar test in degrees, exact float predicates, no tolerance.
+ * the antimeridian is judged in continuous longitudes. Planar test in degrees with exact float
+ * predicates (no tolerance): edges that miss each other by any margin at all do not count.
  *
  * Adjacent edges (including the last and the first of a closed ring) may share their common vertex;
  * they only count when they fold back over each other (a spike). Any contact between non-adjacent
@@ -27,14 +28,17 @@ export function findSelfIntersection(ring: Ring): SelfIntersection | null {
   // The input edge that each deduplicated edge stands for.
   const edgeOf = new Uint32Array(ring.length);
   let count = 0;
-  ring.forEach(([lon, lat], i) => {
+  for (let i = 0; i < ring.length; i++) {
+    const position = ring[i]!;
+    const lon = position[0];
+    const lat = position[1];
     const x = count === 0 ? lon : lon - 360 * Math.round((lon - xs[count - 1]!) / 360);
-    if (count > 0 && xs[count - 1] === x && ys[count - 1] === lat) return;
+    if (count > 0 && xs[count - 1] === x && ys[count - 1] === lat) continue;
     if (count > 0) edgeOf[count - 1] = i - 1;
     xs[count] = x;
     ys[count] = lat;
     count++;
-  });
+  }
   const m = Math.max(0, count - 1);
   if (m < 2) return null;
   const closed = xs[0] === xs[m] && ys[0] === ys[m];

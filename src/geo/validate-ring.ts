@@ -6,6 +6,7 @@ export const MIN_RING_POSITIONS = 4;
 /** Most positions accepted, so one fence cannot make every containment test slow. */
 export const MAX_RING_POSITIONS = 10_000;
 
+/** The outcome of `validateRing`: the cleaned ring, or a reason to show after the field's name. */
 export type RingValidation = { ok: true; ring: Ring } | { ok: false; reason: string };
 
 const PAIRS = 'must be an array of [longitude,latitude] pairs';
@@ -35,7 +36,8 @@ export function validateRing(input: unknown): RingValidation {
   for (let i = 0; i < input.length; i++) {
     const position: unknown = input[i];
     if (!isPosition(position)) return fail(`${PAIRS} (position ${i} is not)`);
-    const [lon, lat] = position;
+    const lon = position[0];
+    const lat = position[1];
     if (lon < -180 || lon > 180) {
       return fail(`has a longitude out of range at position ${i} (must be between -180 and 180)`);
     }
@@ -63,7 +65,11 @@ function fail(reason: string): RingValidation {
 
 function isPosition(value: unknown): value is [number, number, ...number[]] {
   if (!Array.isArray(value) || value.length < 2 || value.length > 3) return false;
-  return value.every((n) => typeof n === 'number' && Number.isFinite(n));
+  for (let i = 0; i < value.length; i++) {
+    const n: unknown = value[i];
+    if (typeof n !== 'number' || !Number.isFinite(n)) return false;
+  }
+  return true;
 }
 
 /** Stops at the third distinct position rather than hashing the whole ring. */

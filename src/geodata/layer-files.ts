@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { readJson, writeJson } from './pack-files.js';
 import { encodePolygons, type PolygonCoordinates, readPolygonFile, writePolygonFile } from './polygon-file.js';
 import { PolygonLayer } from './polygon-layer.js';
-import { readJson, writeJson } from './pack-files.js';
 
 /** Records of a polygon layer and their geometries, index for index, as an importer produces them. */
 export interface PolygonLayerBuild<R> {

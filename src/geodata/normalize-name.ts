@@ -24,9 +24,7 @@ export function normalizeName(text: string): string {
     .replace(/\p{M}+/gu, '')
     .replace(/[ßæœøđðłıþ]/g, (c) => SPECIAL_LETTERS[c] ?? c)
     .replace(/['’‘`ʻ]/g, '');
-  return folded
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
+  return folded.replace(/[^a-z0-9]+/g, ' ').trim();
 }
 
 /** Whether a name is written in Latin script only (digits, spaces and punctuation allowed). */

@@ -75,7 +75,7 @@ export async function writePolygonFile(path: string, set: PolygonSet): Promise<v
 export async function readPolygonFile(path: string): Promise<PolygonSet> {
   const file = await readFile(path);
   // Typed arrays need aligned offsets; a fresh copy of the bytes starts at offset 0.
-  const bytes = file.byteOffset % 8 === 0 ? file : new Uint8Array(file);
+  const bytes = file.byteOffset % 8 === 0 ? file : Buffer.from(new Uint8Array(file).buffer);
   const buffer = bytes.buffer;
   let offset = bytes.byteOffset;
   const header = new Uint32Array(buffer, offset, 4);

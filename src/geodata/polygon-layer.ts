@@ -50,19 +50,6 @@ export class PolygonLayer {
     return this.findAt(lon + 360, lat);
   }
 
-  /** Bounding box `[minLon, minLat, maxLon, maxLat]` of all parts of a feature, or null without parts. */
-  featureBox(feature: number): BBox | null {
-    let box: BBox | null = null;
-    for (let part = 0; part < this.set.partFeature.length; part++) {
-      if (this.set.partFeature[part] !== feature) continue;
-      const b = this.partBoxes.subarray(part * 4, part * 4 + 4);
-      box = box
-        ? [Math.min(box[0], b[0]!), Math.min(box[1], b[1]!), Math.max(box[2], b[2]!), Math.max(box[3], b[3]!)]
-        : [b[0]!, b[1]!, b[2]!, b[3]!];
-    }
-    return box;
-  }
-
   private findAt(lon: number, lat: number): number {
     if (!this.partIndex) return -1;
     const candidates = this.partIndex.search(lon, lat, lon, lat);

@@ -7,6 +7,8 @@
 /** A country or territory with its own ISO 3166-1 alpha-2 code (PR, GU and GL are their own). */
 export interface CountryRecord {
   code: string;
+  /** ISO 3166-1 alpha-3, e.g. `USA`. */
+  code3: string;
   name: string;
   flag: string;
   lon: number;
@@ -21,8 +23,8 @@ export interface StateRecord {
   countryCode: string;
   /** Census FIPS (`15`) for US states. */
   fips?: string;
-  /** GeoNames admin-1 code (`CA.08`) when Natural Earth gives it, to name localities' states. */
-  geonamesCode?: string;
+  /** Admin-1 only: summed population of the localities inside, for ranking. */
+  population?: number;
   lon: number;
   lat: number;
 }
@@ -53,34 +55,43 @@ export interface PostalAreaRecord {
   lat: number;
 }
 
-/** Localities as parallel columns (compact to store and fast to parse). Index `i` is one place. */
+/**
+ * Localities as stored (`localities.bin`): parallel columns, index `i` is one place. Country, admin-1 and
+ * admin-2 codes are dictionary-encoded as one `area` index into `areaKeys` (`US.HI.003`), and feature codes
+ * as an index into `featureCodes`, because 200,000 repeated short strings are slow to load.
+ */
 export interface LocalityColumns {
-  geonameId: number[];
   name: string[];
   /** Extra search keys (ASCII name, Latin-script alternate names), normalized and joined by `|`. */
   altKeys: string[];
-  lon: number[];
-  lat: number[];
-  population: number[];
-  countryCode: string[];
-  /** GeoNames admin-1 code within the country (`HI`, `08`). */
-  admin1: string[];
-  /** GeoNames admin-2 code within admin-1 (US: the 3-digit county FIPS). */
-  admin2: string[];
-  featureCode: string[];
+  geonameId: Uint32Array;
+  lon: Float64Array;
+  lat: Float64Array;
+  population: Uint32Array;
+  area: Uint32Array;
+  feature: Uint8Array;
+  /** Row of the pack's admin-1 layer the place lies in (outside the US), or {@link NO_AREA}. */
+  admin1Area: Uint32Array;
+  /** `CC.admin1.admin2` with GeoNames codes; US admin-1 codes are USPS codes, US admin-2 codes county FIPS. */
+  areaKeys: string[];
+  /** GeoNames feature codes, e.g. `PPL`, `PPLC`, `PPLX`. */
+  featureCodes: string[];
   /** `CC.admin1` → name, e.g. `US.HI` → `Hawaii`. */
   admin1Names: Record<string, string>;
   /** `CC.admin1.admin2` → name, e.g. `US.HI.003` → `Honolulu County`. */
   admin2Names: Record<string, string>;
 }
 
-/** US ZIP codes as parallel columns. */
+/** `admin1Area` of a place in no admin-1 area (or in the US, or in a pack without admin-1). */
+export const NO_AREA = 0xffffffff;
+
+/** US ZIP codes as parallel columns (`zips.bin`). */
 export interface ZipColumns {
   code: string[];
-  lon: number[];
-  lat: number[];
+  lon: Float64Array;
+  lat: Float64Array;
   /** 1 when the point is a Census ZCTA internal point (used for point → ZIP); 0 for PO-box-only ZIPs. */
-  zcta: number[];
+  zcta: Uint8Array;
   city: string[];
   stateCode: string[];
   county: string[];

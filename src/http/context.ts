@@ -4,9 +4,10 @@ import type { KeyResolver } from '../domain/projects/key-resolver.js';
 import type { ResolvedKey } from '../domain/projects/project.js';
 import type { UsageMeter } from '../domain/projects/usage-meter.js';
 import type { Tenant } from '../domain/tenant.js';
+import type { LivePack } from '../geodata/live-pack.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
-import type { Store } from '../storage/store.js';
 import type { Services } from '../services.js';
+import type { Store } from '../storage/store.js';
 
 /** Which key an endpoint needs. Secret keys may call publishable endpoints. */
 export type AuthLevel = 'none' | 'publishable' | 'secret';
@@ -20,6 +21,8 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   usage: UsageMeter;
   services: Services;
+  /** The reference-data pack (possibly none yet), reloaded when an import replaces a layer. */
+  geodata: LivePack;
 }
 
 declare module 'fastify' {

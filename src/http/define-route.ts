@@ -31,7 +31,14 @@ export interface RouteInput<Q extends ParamSpec, B extends ParamSpec, P extends 
  * and a handler that returns the response fields; `meta: {code: 200}` is added here. A handler that
  * returns `meta` extends it (e.g. `hasMore`).
  */
-export function defineRoute<Q extends ParamSpec = {}, B extends ParamSpec = {}, P extends ParamSpec = {}>(
+/** No parameters of that kind. */
+type NoParams = Record<never, never>;
+
+export function defineRoute<
+  Q extends ParamSpec = NoParams,
+  B extends ParamSpec = NoParams,
+  P extends ParamSpec = NoParams,
+>(
   app: FastifyInstance,
   def: RouteDef<Q, B, P>,
   handler: (input: RouteInput<Q, B, P>) => Promise<Record<string, unknown>> | Record<string, unknown>,

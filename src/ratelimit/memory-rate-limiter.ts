@@ -33,7 +33,12 @@ export class MemoryRateLimiter implements RateLimiter {
         w.count = 0;
       }
       const remaining = rule.max - w.count;
-      const decision = { allowed: remaining > 0, rule, remaining: Math.max(0, remaining - 1), resetMs: w.start + rule.windowMs - now };
+      const decision = {
+        allowed: remaining > 0,
+        rule,
+        remaining: Math.max(0, remaining - 1),
+        resetMs: w.start + rule.windowMs - now,
+      };
       if (!decision.allowed) return { ...decision, remaining: 0 };
       if (!tightest || decision.remaining < tightest.remaining) tightest = decision;
     }

@@ -29,7 +29,10 @@ return {1, best_i, best_rem, best_reset}
 export class RedisRateLimiter implements RateLimiter {
   private readonly redis: Redis;
 
-  constructor(url: string, private readonly prefix = 'whereabouts:rl:') {
+  constructor(
+    url: string,
+    private readonly prefix = 'whereabouts:rl:',
+  ) {
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true });
     this.redis.defineCommand('consumeRate', { lua: SCRIPT });
   }
@@ -37,7 +40,8 @@ export class RedisRateLimiter implements RateLimiter {
   async consume(key: string, rules: readonly RateRule[], now: number): Promise<RateDecision> {
     const keys = rules.map((_, i) => `${this.prefix}${key}:${i}`);
     const args = [now, ...rules.flatMap((r) => [r.windowMs, r.max])];
-    const run = (this.redis as unknown as { consumeRate(n: number, ...a: Array<string | number>): Promise<number[]> }).consumeRate;
+    const run = (this.redis as unknown as { consumeRate(n: number, ...a: Array<string | number>): Promise<number[]> })
+      .consumeRate;
     const [allowed, index, remaining, resetMs] = await run.call(this.redis, keys.length, ...keys, ...args);
     return { allowed: allowed === 1, rule: rules[(index ?? 1) - 1]!, remaining: remaining ?? 0, resetMs: resetMs ?? 0 };
   }

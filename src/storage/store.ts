@@ -37,8 +37,16 @@ export interface UserStore {
    * same user may interleave: SQLite relies on the caller's in-process per-user lock and writes in one
    * IMMEDIATE transaction; PostgreSQL runs it all in one transaction that reads with
    * `SELECT ... FOR UPDATE` (plus an advisory lock on the identity when no row exists yet).
+   * `compute` may itself read through the store (track participants do, and the geofence index
+   * loads through it): an engine that holds a pooled connection during `compute` must cap concurrent
+   * track transactions below its pool size, or a burst of tracks of different users holds every
+   * connection while each waits for one more.
    */
-  trackUpdate<T>(tenant: Tenant, identity: TrackIdentity, compute: (found: TrackCandidates) => Promise<TrackWrite<T>>): Promise<T>;
+  trackUpdate<T>(
+    tenant: Tenant,
+    identity: TrackIdentity,
+    compute: (found: TrackCandidates) => Promise<TrackWrite<T>>,
+  ): Promise<T>;
   /** Users by `_id`, in no particular order; missing ids are left out. */
   getMany(tenant: Tenant, ids: string[]): Promise<User[]>;
   /** Every located user of a tenant (for the in-memory search index): `_id`, `[lon, lat]`, metadata. */
@@ -117,10 +125,15 @@ export interface TripStore {
   /** By `_id`, else by `externalId`. */
   get(tenant: Tenant, id: string): Promise<Trip | null>;
   getByExternalId(tenant: Tenant, externalId: string): Promise<Trip | null>;
-  /** The user's active trip (the newest if there were ever several). */
-  activeForUser(tenant: Tenant, userPk: string): Promise<Trip | null>;
-  /** An active trip still waiting for its user's first track: by app `userId`, else by `deviceId`. */
-  waitingFor(tenant: Tenant, userId: string | null, deviceId: string | null): Promise<Trip | null>;
+  /**
+   * The active trip of a user, in this order: the user's own (`userPk`), else one still waiting for
+   * its user's first track, by app `userId`, else (a trip named by no userId) by `deviceId`. Runs on
+   * every track, so it is one statement.
+   */
+  activeFor(
+    tenant: Tenant,
+    owner: { userPk: string | null; userId: string | null; deviceId: string | null },
+  ): Promise<Trip | null>;
   /** Inserts or replaces the trip by `_id`. */
   save(trip: Trip, write?: TripWrite): Promise<void>;
   /** Tracked points per trip id, oldest first. */
@@ -146,6 +159,8 @@ export interface GeofenceStore {
   /** Every fence of a tenant, for building its spatial index. */
   all(tenant: Tenant): Promise<Geofence[]>;
   delete(tenant: Tenant, id: string): Promise<boolean>;
+  /** Deletes every fence (any tenant) whose deleteAfter is at or before `now`; returns what went. */
+  deleteExpired(now: number): Promise<Array<{ tenant: Tenant; id: string }>>;
 }
 
 export interface BeaconListQuery extends PageQuery {

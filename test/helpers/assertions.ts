@@ -7,7 +7,10 @@ export function assertError(res: ApiResponse, status: number, param?: string, me
   assert.equal(res.body?.meta?.code, status);
   if (param !== undefined) {
     assert.equal(res.body.meta.param, param, JSON.stringify(res.body));
-    assert.ok(String(res.body.meta.message).startsWith(param), `message should start with "${param}": ${res.body.meta.message}`);
+    assert.ok(
+      String(res.body.meta.message).startsWith(param),
+      `message should start with "${param}": ${res.body.meta.message}`,
+    );
   }
   if (messageIncludes) assert.ok(String(res.body.meta.message).includes(messageIncludes), res.body.meta.message);
 }

@@ -12,7 +12,8 @@ export const DEFAULT_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/pos
 export async function engineEnv(): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> {
   if (process.env.TEST_STORE !== 'postgres') return { env: {}, cleanup: async () => {} };
   const base = process.env.TEST_DATABASE_URL ?? DEFAULT_TEST_DATABASE_URL;
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  // The creation time in the name lets a later run drop schemas an interrupted run left behind.
+  const schema = `t_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);

@@ -39,11 +39,25 @@ export interface TestServer {
  * Starts a real server on a free loopback port over a fresh data directory, with one project
  * ("default") whose per-key limit is raised so tests are not throttled unless they ask to be.
  */
-export async function startServer(opts: { env?: Record<string, string>; clock?: Clock; requestsPerSecond?: number } = {}): Promise<TestServer> {
+export async function startServer(
+  opts: { env?: Record<string, string>; clock?: Clock; requestsPerSecond?: number } = {},
+): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'whereabouts-test-'));
   const engine = await engineEnv();
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', ...engine.env, ...opts.env });
-  const { app, deps, close } = await compose(config, opts.clock ? { clock: opts.clock } : {});
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    ...engine.env,
+    ...opts.env,
+  });
+  const composed = await compose(config, opts.clock ? { clock: opts.clock } : {}).catch(async (err: unknown) => {
+    await engine.cleanup();
+    throw err;
+  });
+  const { app, deps, close } = composed;
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('server did not bind a port');
@@ -78,7 +92,12 @@ export async function startServer(opts: { env?: Record<string, string>; clock?: 
   };
 }
 
-export async function request<T = any>(base: string, method: string, urlPath: string, o: RequestOptions = {}): Promise<ApiResponse<T>> {
+export async function request<T = any>(
+  base: string,
+  method: string,
+  urlPath: string,
+  o: RequestOptions = {},
+): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...o.headers };
   if (o.key) headers.authorization = o.key;
   let body: string | undefined;

@@ -28,7 +28,11 @@ export class BeaconService {
   ) {}
 
   async create(tenant: Tenant, input: BeaconInput): Promise<Beacon> {
-    if (input.tag !== undefined && input.externalId !== undefined && (await this.beacons.getByTag(tenant, input.tag, input.externalId))) {
+    if (
+      input.tag !== undefined &&
+      input.externalId !== undefined &&
+      (await this.beacons.getByTag(tenant, input.tag, input.externalId))
+    ) {
       throw conflict('externalId', 'is already used by another beacon with this tag.');
     }
     const now = this.clock.now();
@@ -41,7 +45,11 @@ export class BeaconService {
   async upsert(tenant: Tenant, tag: string, externalId: string, input: BeaconInput): Promise<Beacon> {
     const existing = await this.beacons.getByTag(tenant, tag, externalId);
     const now = this.clock.now();
-    const beacon = this.build(tenant, existing?.id ?? newId(), existing?.createdAt ?? now, now, { ...input, tag, externalId });
+    const beacon = this.build(tenant, existing?.id ?? newId(), existing?.createdAt ?? now, now, {
+      ...input,
+      tag,
+      externalId,
+    });
     await this.write(() => (existing ? this.beacons.replace(beacon) : this.beacons.insert(beacon)));
     return beacon;
   }

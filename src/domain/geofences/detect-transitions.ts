@@ -59,50 +59,62 @@ export function detectTransitions(
   const [lon, lat] = change.location;
   const accuracy = Number.isFinite(change.accuracyMeters) && change.accuracyMeters > 0 ? change.accuracyMeters : 0;
   const band = Math.min(accuracy, MAX_JITTER_METERS);
-  const applies = ({ geofence: g }: PreparedGeofence) =>
-    isGeofenceLive(g, now) && isGeofenceEnabled(g, now) && (g.userId === null || g.userId === change.appUserId);
-  const confidence = (pg: PreparedGeofence, metersOnEventSide: number): GeofenceConfidence =>
-    accuracy > pg.sizeMeters ? 1 : metersOnEventSide >= accuracy ? 3 : 2;
-  const minutesSince = (enteredAt: number) => Math.max(0, change.at - enteredAt) / MINUTE_MS;
-
   const out: GeofenceTransitions = { entered: [], exited: [], dwelled: [], memberships: [], inside: [] };
   const seen = new Set<string>();
   for (const m of change.memberships) {
     if (seen.has(m.geofenceId)) continue;
     seen.add(m.geofenceId);
     const pg = lookup(m.geofenceId);
-    if (pg === undefined || !applies(pg)) continue;
+    if (pg === undefined || !isApplicable(pg, change.appUserId, now)) continue;
     const signed = signedBoundaryDistanceMeters(pg, lon, lat);
-    const durationMinutes = minutesSince(m.enteredAt);
+    const durationMinutes = Math.max(0, change.at - m.enteredAt) / MINUTE_MS;
     if (signed < -band) {
-      out.exited.push({ geofence: pg, confidence: confidence(pg, -signed), durationMinutes });
+      out.exited.push({ geofence: pg, confidence: confidenceOf(pg, -signed, accuracy), durationMinutes });
       continue;
     }
     const threshold = pg.geofence.dwellThreshold;
     const dwellsNow = !m.dwelled && threshold !== null && change.at - m.enteredAt >= threshold * MINUTE_MS;
-    if (dwellsNow) out.dwelled.push({ geofence: pg, confidence: confidence(pg, signed), durationMinutes });
+    if (dwellsNow) out.dwelled.push({ geofence: pg, confidence: confidenceOf(pg, signed, accuracy), durationMinutes });
     out.memberships.push(dwellsNow ? { ...m, dwelled: true } : m);
     out.inside.push(pg);
   }
   for (const pg of candidates) {
+    // Shape first: most candidates only share a box with the point, and the shape test reads the
+    // prepared object alone, while the checks below reach into the Geofence record elsewhere in memory.
+    if (!containsPoint(pg, lon, lat)) continue;
     const id = pg.geofence.id;
     if (seen.has(id)) continue;
     seen.add(id);
-    if (!applies(pg) || (pg.geofence.stopDetection === true && !change.stopped)) continue;
-    if (!containsPoint(pg, lon, lat)) continue;
-    out.entered.push({ geofence: pg, confidence: confidence(pg, signedBoundaryDistanceMeters(pg, lon, lat)) });
+    if (!isApplicable(pg, change.appUserId, now)) continue;
+    if (pg.geofence.stopDetection === true && !change.stopped) continue;
+    const confidence = confidenceOf(pg, signedBoundaryDistanceMeters(pg, lon, lat), accuracy);
+    out.entered.push({ geofence: pg, confidence });
     out.memberships.push({ geofenceId: id, enteredAt: change.at, dwelled: false });
     out.inside.push(pg);
   }
-  const byFence = (a: { geofence: PreparedGeofence }, b: { geofence: PreparedGeofence }) =>
-    compareIds(a.geofence.geofence.id, b.geofence.geofence.id);
-  out.entered.sort(byFence);
-  out.exited.sort(byFence);
-  out.dwelled.sort(byFence);
-  out.memberships.sort((a, b) => compareIds(a.geofenceId, b.geofenceId));
-  out.inside.sort((a, b) => compareIds(a.geofence.id, b.geofence.id));
+  out.entered.sort(byFenceId);
+  out.exited.sort(byFenceId);
+  out.dwelled.sort(byFenceId);
+  out.memberships.sort(byMembershipId);
+  out.inside.sort(byPreparedId);
   return out;
 }
+
+/** Live, enabled, and either unrestricted or restricted to this app user. */
+function isApplicable({ geofence: g }: PreparedGeofence, appUserId: string | null, now: number): boolean {
+  return isGeofenceLive(g, now) && isGeofenceEnabled(g, now) && (g.userId === null || g.userId === appUserId);
+}
+
+/** 1 when the fix is coarser than the fence; else 3 when its circle lies wholly on the event's side. */
+function confidenceOf(pg: PreparedGeofence, metersOnEventSide: number, accuracy: number): GeofenceConfidence {
+  if (accuracy > pg.sizeMeters) return 1;
+  return metersOnEventSide >= accuracy ? 3 : 2;
+}
+
+const byFenceId = (a: { geofence: PreparedGeofence }, b: { geofence: PreparedGeofence }) =>
+  compareIds(a.geofence.geofence.id, b.geofence.geofence.id);
+const byMembershipId = (a: GeofenceMembership, b: GeofenceMembership) => compareIds(a.geofenceId, b.geofenceId);
+const byPreparedId = (a: PreparedGeofence, b: PreparedGeofence) => compareIds(a.geofence.id, b.geofence.id);
 
 function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -62,14 +62,21 @@ describe('GeofenceIndex: load, get, upsert, remove', () => {
     assert.deepEqual(ids(index.candidatesAt(p[0], p[1], 100)), ['a']);
   });
 
-  it('keeps the last of duplicate ids in a load, and a later load replaces earlier entries', () => {
+  it('keeps the last of duplicate ids in a load; a later load upserts into what is there', () => {
     const index = new GeofenceIndex();
     index.load([circle('a', at(5000), 100), circle('a', C, 100)]);
     assert.equal(index.size, 1);
     assert.deepEqual(ids(index.candidatesAt(C[0], C[1], 0)), ['a']);
+    const reversed = new GeofenceIndex();
+    reversed.load([circle('a', C, 100), circle('a', at(5000), 100)]);
+    assert.deepEqual(reversed.candidatesAt(C[0], C[1], 0), []);
+    assert.deepEqual(ids(reversed.candidatesAt(...at(5000), 0)), ['a']);
+    index.upsert(circle('u', at(7000), 100));
     index.load([circle('a', at(9000), 100), circle('b', C, 100)]);
-    assert.equal(index.size, 2);
+    assert.equal(index.size, 3);
     assert.deepEqual(ids(index.candidatesAt(C[0], C[1], 0)), ['b']);
+    assert.deepEqual(ids(index.candidatesAt(...at(9000), 0)), ['a']);
+    assert.deepEqual(ids(index.candidatesAt(...at(7000), 0)), ['u'], 'a load keeps fences it does not mention');
   });
 
   it('upserts move a loaded fence, and remove forgets it', () => {
@@ -149,6 +156,8 @@ describe('GeofenceIndex: near', () => {
     circle('inside-small', at(50), 100),
     circle('ring-800', at(1000, 90), 200),
     circle('ring-400', at(600, 180), 200),
+    // Its box reaches within 500 m of C, the circle itself does not: 650 m.
+    circle('diagonal-650', at(850, 45), 200),
     circle('far', at(20_000), 200),
   ]);
 
@@ -156,11 +165,11 @@ describe('GeofenceIndex: near', () => {
     const hits = index.near(C[0], C[1], 5000, { limit: 10 });
     assert.deepEqual(
       hits.map((h) => h.geofence.geofence.id),
-      ['inside-small', 'inside-big', 'ring-400', 'ring-800'],
+      ['inside-small', 'inside-big', 'ring-400', 'diagonal-650', 'ring-800'],
     );
     assert.deepEqual(
       hits.map((h) => Math.round(h.distanceMeters)),
-      [0, 0, 400, 800],
+      [0, 0, 400, 650, 800],
     );
   });
 
@@ -169,14 +178,14 @@ describe('GeofenceIndex: near', () => {
       index.near(C[0], C[1], 500, { limit: 10 }).map((h) => h.geofence.geofence.id),
       ['inside-small', 'inside-big', 'ring-400'],
     );
-    assert.equal(index.near(C[0], C[1], 25_000, { limit: 10 }).length, 5);
+    assert.equal(index.near(C[0], C[1], 25_000, { limit: 10 }).length, 6);
   });
 
   it('applies the filter before the limit', () => {
     const hits = index.near(C[0], C[1], 5000, { limit: 2, filter: (g) => !g.geofence.id.startsWith('inside') });
     assert.deepEqual(
       hits.map((h) => h.geofence.geofence.id),
-      ['ring-400', 'ring-800'],
+      ['ring-400', 'diagonal-650'],
     );
     assert.deepEqual(
       index.near(C[0], C[1], 5000, { limit: 1 }).map((h) => h.geofence.geofence.id),

@@ -38,6 +38,7 @@ const MIN_CHURN_BEFORE_REBUILD = 4096;
 const NEAR_FIRST_RADIUS_METERS = 250;
 // Half the Earth's circumference: a larger radius reaches everywhere, and bboxAround wants a finite one.
 const HALF_EARTH_METERS = 20_015_087;
+const EMPTY_BOX: BBox = [0, 0, 0, 0];
 
 /**
  * The geofences of one tenant (project + live) in a spatial index.
@@ -52,7 +53,7 @@ export class GeofenceIndex {
   #slots: (PreparedGeofence | undefined)[] = [];
   #ids = new Map<string, number>();
   #base: Flatbush | null = null;
-  #baseBoxSlot = new Uint32Array(0);
+  #extraBoxSlot = new Uint32Array(0);
   #baseSlots = 0;
   #tombstones = 0;
   #overlay = new RBush<OverlayItem>();
@@ -66,12 +67,25 @@ export class GeofenceIndex {
     return this.#ids.size;
   }
 
-  /** Bulk upsert (later duplicates win), then one static rebuild: O(n log n). */
+  /** Bulk upsert (of duplicate ids the last wins), then one static rebuild: O(n log n). */
   load(geofences: Geofence[]): void {
-    for (const g of geofences) {
-      this.#release(g.id);
-      this.#slots.push(prepareGeofence(g));
-      this.#ids.set(g.id, this.#slots.length - 1);
+    if (this.#ids.size > 0) {
+      for (const g of geofences) {
+        this.#release(g.id);
+        this.#slots.push(prepareGeofence(g));
+        this.#ids.set(g.id, this.#slots.length - 1);
+      }
+    } else {
+      // Into an empty index one Map write per fence is enough; at 1M fences each Map access is a
+      // cache miss. Duplicates show as fewer ids than slots; the map then points at the last of each.
+      const prepared = geofences.map(prepareGeofence);
+      const ids = new Map<string, number>();
+      for (let slot = 0; slot < prepared.length; slot++) ids.set(prepared[slot]!.geofence.id, slot);
+      this.#ids = ids;
+      this.#slots =
+        ids.size < prepared.length
+          ? prepared.map((pg, slot) => (ids.get(pg.geofence.id) === slot ? pg : undefined))
+          : prepared;
     }
     this.#rebuild();
   }
@@ -152,21 +166,37 @@ export class GeofenceIndex {
     );
   }
 
+  // Hot path: no closures here, since tsx's keepNames would wrap each one per call.
   #search(boxes: BBox[]): PreparedGeofence[] {
     const out: PreparedGeofence[] = [];
-    const stamp = this.#nextStamp();
-    const take = (slot: number) => {
-      const pg = this.#slots[slot];
-      if (pg === undefined || this.#seen[slot] === stamp) return;
-      this.#seen[slot] = stamp;
-      out.push(pg);
-    };
+    const first = boxes[0];
+    // A fence's two boxes lie on opposite sides of the antimeridian, so one query box finds it twice
+    // only when that box spans every longitude; skipping the stamps otherwise saves a cache miss per hit.
+    const stamp = boxes.length > 1 || (first !== undefined && first[2] - first[0] >= 360) ? this.#nextStamp() : 0;
     for (const [minX, minY, maxX, maxY] of boxes) {
-      if (this.#base) for (const i of this.#base.search(minX, minY, maxX, maxY)) take(this.#baseBoxSlot[i]!);
-      if (this.#overlayItems.size > 0)
-        for (const item of this.#overlay.search({ minX, minY, maxX, maxY })) take(item.slot);
+      if (this.#base !== null) {
+        const hits = this.#base.search(minX, minY, maxX, maxY);
+        const n = this.#baseSlots;
+        for (let k = 0; k < hits.length; k++) {
+          const i = hits[k]!;
+          this.#take(i < n ? i : this.#extraBoxSlot[i - n]!, stamp, out);
+        }
+      }
+      if (this.#overlayItems.size > 0) {
+        for (const item of this.#overlay.search({ minX, minY, maxX, maxY })) this.#take(item.slot, stamp, out);
+      }
     }
     return out;
+  }
+
+  #take(slot: number, stamp: number, out: PreparedGeofence[]): void {
+    const pg = this.#slots[slot];
+    if (pg === undefined) return;
+    if (stamp !== 0) {
+      if (this.#seen[slot] === stamp) return;
+      this.#seen[slot] = stamp;
+    }
+    out.push(pg);
   }
 
   #nextStamp(): number {
@@ -199,21 +229,35 @@ export class GeofenceIndex {
 
   #rebuild(): void {
     const live = this.#slots.filter((pg): pg is PreparedGeofence => pg !== undefined);
-    const boxes = live.map(geofenceBBoxes);
-    const boxCount = boxes.reduce((n, b) => n + b.length, 0);
+    if (live.length !== this.#slots.length) this.#ids = new Map(live.map((pg, slot) => [pg.geofence.id, slot]));
     this.#slots = live;
-    this.#ids = new Map(live.map((pg, slot) => [pg.geofence.id, slot]));
     this.#baseSlots = live.length;
     this.#tombstones = 0;
     this.#overlay.clear();
     this.#overlayItems.clear();
     this.#seen = new Uint32Array(0);
-    this.#baseBoxSlot = new Uint32Array(boxCount);
-    this.#base = boxCount > 0 ? new Flatbush(boxCount) : null;
-    boxes.forEach((bs, slot) => {
-      for (const [minX, minY, maxX, maxY] of bs) this.#baseBoxSlot[this.#base!.add(minX, minY, maxX, maxY)] = slot;
-    });
-    this.#base?.finish();
+    // Item i < n is the (first) box of slot i, so most hits need no mapping; the few second boxes
+    // (antimeridian) follow, mapped through #extraBoxSlot.
+    const n = live.length;
+    const first = new Float64Array(n * 4);
+    const extra: BBox[] = [];
+    const extraSlot: number[] = [];
+    for (let slot = 0; slot < n; slot++) {
+      const boxes = geofenceBBoxes(live[slot]!);
+      // A ringless polygon has no box but still needs item i: a point at (0, 0) only makes it a
+      // harmless extra candidate there (it contains nothing), where an inverted box would upset the sort.
+      first.set(boxes[0] ?? EMPTY_BOX, slot * 4);
+      for (let b = 1; b < boxes.length; b++) {
+        extra.push(boxes[b]!);
+        extraSlot.push(slot);
+      }
+    }
+    this.#extraBoxSlot = Uint32Array.from(extraSlot);
+    this.#base = n > 0 ? new Flatbush(n + extra.length) : null;
+    if (this.#base === null) return;
+    for (let i = 0; i < n * 4; i += 4) this.#base.add(first[i]!, first[i + 1]!, first[i + 2]!, first[i + 3]!);
+    for (const box of extra) this.#base.add(...box);
+    this.#base.finish();
   }
 }
 

@@ -1,9 +1,9 @@
-import type { Page, PageQuery } from '../pagination.js';
-import type { Clock } from '../clock.js';
 import type { GeofenceStore, UserStore } from '../../storage/store.js';
+import type { Clock } from '../clock.js';
 import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Metadata } from '../metadata.js';
+import type { Page, PageQuery } from '../pagination.js';
 import type { Tenant } from '../tenant.js';
 import type { User } from '../users/user.js';
 import { type Geofence, type GeofenceType, isGeofenceLive, type TravelMode } from './geofence.js';
@@ -44,6 +44,10 @@ export class GeofenceService {
   async upsert(tenant: Tenant, tag: string, externalId: string, input: GeofenceInput): Promise<Geofence> {
     const shape = buildGeofenceShape(input.type, input.coordinates, input.radius);
     const now = this.clock.now();
+    // A fence past its deleteAfter is gone for every read, so an upsert of its tag and externalId
+    // creates a new fence rather than bringing the old one (id, createdAt) back.
+    const existing = await this.geofences.getByTag(tenant, tag, externalId);
+    if (existing && !isGeofenceLive(existing, now)) await this.delete(tenant, existing);
     const saved = await this.geofences.upsert({
       id: newId(),
       projectId: tenant.projectId,
@@ -89,6 +93,16 @@ export class GeofenceService {
   async delete(tenant: Tenant, geofence: Geofence): Promise<void> {
     await this.geofences.delete(tenant, geofence.id);
     for (const l of this.listeners) l(tenant, { deletedId: geofence.id });
+  }
+
+  /**
+   * Removes fences whose deleteAfter has passed. Reads already hide them; this frees the rows and
+   * the in-memory indexes. Called periodically by the composition root.
+   */
+  async purgeExpired(): Promise<number> {
+    const gone = await this.geofences.deleteExpired(this.clock.now());
+    for (const { tenant, id } of gone) for (const l of this.listeners) l(tenant, { deletedId: id });
+    return gone.length;
   }
 
   async usersInside(tenant: Tenant, geofence: Geofence, page: PageQuery): Promise<Page<User>> {

@@ -1,5 +1,5 @@
-import { approximateRadiusMeters, ringCentroid } from '../../geo/ring-centroid.js';
 import { circlePolygon } from '../../geo/circle-polygon.js';
+import { approximateRadiusMeters, ringCentroid } from '../../geo/ring-centroid.js';
 import type { PolygonGeometry, Position, Ring } from '../../geo/types.js';
 import { validateRing } from '../../geo/validate-ring.js';
 import { ApiError, invalidParam, missingParam } from '../errors.js';
@@ -18,15 +18,26 @@ export const CIRCLE_RADIUS_METERS = { min: 10, max: 10_000 } as const;
  * `radius`. Circles keep their exact center and radius (events use those) plus a 64-gon to draw;
  * polygons accept the ring itself or GeoJSON Polygon coordinates (outer ring, then holes).
  */
-export function buildGeofenceShape(type: GeofenceType, coordinates: unknown, radius: number | undefined): GeofenceShape {
+export function buildGeofenceShape(
+  type: GeofenceType,
+  coordinates: unknown,
+  radius: number | undefined,
+): GeofenceShape {
   if (type === 'isochrone') {
-    throw new ApiError(400, 'type', 'type isochrone needs road routing, which this server does not have yet: use circle or polygon.');
+    throw new ApiError(
+      400,
+      'type',
+      'type isochrone needs road routing, which this server does not have yet: use circle or polygon.',
+    );
   }
   if (type === 'circle') {
     const center = readPosition(coordinates);
     if (radius === undefined) throw missingParam('radius');
     if (radius < CIRCLE_RADIUS_METERS.min || radius > CIRCLE_RADIUS_METERS.max) {
-      throw invalidParam('radius', `must be a number between ${CIRCLE_RADIUS_METERS.min} and ${CIRCLE_RADIUS_METERS.max} (meters) for a circle.`);
+      throw invalidParam(
+        'radius',
+        `must be a number between ${CIRCLE_RADIUS_METERS.min} and ${CIRCLE_RADIUS_METERS.max} (meters) for a circle.`,
+      );
     }
     return { geometry: circlePolygon(center, radius, 64), geometryCenter: center, geometryRadius: radius };
   }

@@ -57,7 +57,11 @@ const hole: Ring = [
   [2.345, 48.855],
   [2.345, 48.845],
 ];
-const square = fence({ type: 'polygon', geometry: { type: 'Polygon', coordinates: [outer, hole] }, geometryRadius: 1300 });
+const square = fence({
+  type: 'polygon',
+  geometry: { type: 'Polygon', coordinates: [outer, hole] },
+  geometryRadius: 1300,
+});
 
 describe('prepareGeofence: circles', () => {
   const pg = prepareGeofence(fence({}));

@@ -3,13 +3,15 @@ import { distanceMeters } from '../../geo/distance-meters.js';
 import { polygonBoundaryDistanceMeters } from '../../geo/polygon-boundary-distance-meters.js';
 import { polygonContains } from '../../geo/polygon-contains.js';
 import { type PreparedPolygon, preparePolygon } from '../../geo/prepare-polygon.js';
-import type { BBox } from '../../geo/types.js';
+import type { BBox, Position } from '../../geo/types.js';
 import type { Geofence } from './geofence.js';
 
 /** A circle fence, tested exactly from `geofence.geometryCenter` and its radius (never via its 64-gon). */
 export interface PreparedCircleGeofence {
   readonly kind: 'circle';
   readonly geofence: Geofence;
+  /** `geofence.geometryCenter`, `[lon, lat]` degrees. */
+  readonly center: Position;
   readonly radiusMeters: number;
   /** The fence's own size in meters, compared with the fix accuracy for confidence 1. */
   readonly sizeMeters: number;
@@ -37,7 +39,14 @@ export type PreparedGeofence = PreparedCircleGeofence | PreparedPolygonGeofence;
  */
 export function prepareGeofence(g: Geofence): PreparedGeofence {
   if (g.type === 'circle') {
-    return { kind: 'circle', geofence: g, radiusMeters: g.geometryRadius, sizeMeters: g.geometryRadius };
+    // Shared, not copied: a million fences would otherwise add two million small objects for the GC.
+    return {
+      kind: 'circle',
+      geofence: g,
+      center: g.geometryCenter,
+      radiusMeters: g.geometryRadius,
+      sizeMeters: g.geometryRadius,
+    };
   }
   const polygon = preparePolygon(g.geometry);
   const sizeMeters = g.type === 'isochrone' ? farthestVertexMeters(g) : g.geometryRadius;
@@ -57,7 +66,7 @@ function farthestVertexMeters(g: Geofence): number {
  * points at exactly its radius); polygon holes are outside; antimeridian-spanning fences work.
  */
 export function containsPoint(pg: PreparedGeofence, lon: number, lat: number): boolean {
-  if (pg.kind === 'circle') return distanceMeters(pg.geofence.geometryCenter, [lon, lat]) <= pg.radiusMeters;
+  if (pg.kind === 'circle') return distanceMeters(pg.center, [lon, lat]) <= pg.radiusMeters;
   return polygonContains(pg.polygon, lon, lat);
 }
 
@@ -68,7 +77,7 @@ export function containsPoint(pg: PreparedGeofence, lon: number, lat: number): b
  * outside by its distance to the hole's ring.
  */
 export function signedBoundaryDistanceMeters(pg: PreparedGeofence, lon: number, lat: number): number {
-  if (pg.kind === 'circle') return pg.radiusMeters - distanceMeters(pg.geofence.geometryCenter, [lon, lat]);
+  if (pg.kind === 'circle') return pg.radiusMeters - distanceMeters(pg.center, [lon, lat]);
   const d = polygonBoundaryDistanceMeters(pg.polygon, lon, lat);
   // Math.abs keeps the sign meaningful even if the boundary distance rounds to -0.
   return polygonContains(pg.polygon, lon, lat) ? Math.abs(d) : -Math.max(Math.abs(d), Number.MIN_VALUE);
@@ -87,6 +96,6 @@ export function distanceToGeofenceMeters(pg: PreparedGeofence, lon: number, lat:
  * antimeridian. Circles use the box around their exact circle, polygons the box of their ring.
  */
 export function geofenceBBoxes(pg: PreparedGeofence): BBox[] {
-  if (pg.kind === 'circle') return bboxAround(pg.geofence.geometryCenter, pg.radiusMeters);
+  if (pg.kind === 'circle') return bboxAround(pg.center, pg.radiusMeters);
   return pg.polygon.bbox;
 }

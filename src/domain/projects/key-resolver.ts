@@ -1,5 +1,5 @@
-import type { ResolvedKey } from './project.js';
 import { hashKey } from './keys.js';
+import type { ResolvedKey } from './project.js';
 
 export interface KeyLookup {
   resolveKey(keyHash: string): Promise<ResolvedKey | null>;

@@ -3,15 +3,22 @@ import type { KeyLevel } from './project.js';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 
+const SECRET_LENGTH = 40;
+/** The largest multiple of 36 that fits a byte: bytes at or above it are dropped so no character is likelier. */
+const UNBIASED_BELOW = 252;
+
 /**
  * A new API key in Radar's shape, `prj_(test|live)_(pk|sk)_<secret>`: the web SDK tells live from test
- * by `_live_` and refuses `_sk_` keys, so the shape matters. The secret part is 40 base-36 characters
- * drawn from 32 random bytes (over 200 bits).
+ * by `_live_` and refuses `_sk_` keys, so the shape matters. The secret part is 40 uniformly drawn
+ * base-36 characters (over 200 bits).
  */
 export function generateKey(level: KeyLevel, live: boolean): string {
-  const bytes = randomBytes(40);
   let secret = '';
-  for (const b of bytes) secret += ALPHABET[b % 36];
+  while (secret.length < SECRET_LENGTH) {
+    for (const b of randomBytes(SECRET_LENGTH)) {
+      if (b < UNBIASED_BELOW && secret.length < SECRET_LENGTH) secret += ALPHABET[b % 36];
+    }
+  }
   return `prj_${live ? 'live' : 'test'}_${level === 'publishable' ? 'pk' : 'sk'}_${secret}`;
 }
 

@@ -2,7 +2,7 @@ import type { ProjectStore } from '../../storage/store.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { generateProjectKeys, hashKey, type ProjectKeys } from './keys.js';
-import { DEFAULT_FEATURES, DEFAULT_LIMITS, type Project } from './project.js';
+import { DEFAULT_FEATURES, DEFAULT_LIMITS, type Project, type ProjectFeatures } from './project.js';
 
 export class ProjectNameTaken extends Error {}
 
@@ -40,6 +40,14 @@ export class ProjectService {
     const next = change(project);
     await this.projects.update(next);
     return next;
+  }
+
+  /**
+   * Turns optional features on or off for the project named `name` (both environments: features are a
+   * project's). Keys cache their project, so callers drop cached keys afterwards.
+   */
+  async setFeatures(name: string, patch: Partial<ProjectFeatures>): Promise<Project | null> {
+    return this.update(name, (p) => ({ ...p, features: { ...p.features, ...patch } }));
   }
 
   list(): Promise<Project[]> {

@@ -10,7 +10,10 @@ export function monthOf(ms: number): string {
  * about once a second, so counting costs a map update on the hot path, not a write.
  */
 export class UsageMeter {
-  private pending = new Map<string, { projectId: string; live: boolean; endpoint: string; month: string; count: number }>();
+  private pending = new Map<
+    string,
+    { projectId: string; live: boolean; endpoint: string; month: string; count: number }
+  >();
   private readonly totals = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
 

@@ -48,7 +48,8 @@ export function buildUsCounties(topology: UsAtlasTopology, names: GeonamesAdminN
     const state = US_STATES[fips.slice(0, 2)];
     const geometry = polygonCoordinates(f.geometry);
     if (!state || !geometry) continue;
-    const name = names.admin2.get(`US.${state.code}.${fips.slice(2)}`) ?? countyName(f.properties?.name ?? fips, state.code);
+    const name =
+      names.admin2.get(`US.${state.code}.${fips.slice(2)}`) ?? countyName(f.properties?.name ?? fips, state.code);
     const [lon, lat] = labelPoint(geometry);
     build.records.push({ fips, name, stateCode: state.code, lon, lat });
     build.geometries.push(geometry);

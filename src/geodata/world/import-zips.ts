@@ -30,16 +30,17 @@ export async function buildZips(
   const require = createRequire(import.meta.url);
   const points = require(join(usZips.dir, 'array.js')) as { zipCode: string; latitude: number; longitude: number }[];
   const names = await readGeonamesZips(join(zipcodesUs.dir, 'data', 'US.txt'));
-  const out: ZipColumns = { code: [], lon: [], lat: [], zcta: [], city: [], stateCode: [], county: [], countyFips: [] };
+  const out = { code: [] as string[], lon: [] as number[], lat: [] as number[], zcta: [] as number[] };
+  const text = { city: [] as string[], stateCode: [] as string[], county: [] as string[], countyFips: [] as string[] };
   const push = (code: string, lon: number, lat: number, zcta: number, info: Omit<GeonamesZip, 'lon' | 'lat'>) => {
     out.code.push(code);
-    out.lon.push(round(lon));
-    out.lat.push(round(lat));
+    out.lon.push(lon);
+    out.lat.push(lat);
     out.zcta.push(zcta);
-    out.city.push(info.city);
-    out.stateCode.push(info.stateCode);
-    out.county.push(info.county);
-    out.countyFips.push(info.countyFips);
+    text.city.push(info.city);
+    text.stateCode.push(info.stateCode);
+    text.county.push(info.county);
+    text.countyFips.push(info.countyFips);
   };
   const seen = new Set<string>();
   for (const p of points) {
@@ -48,7 +49,13 @@ export async function buildZips(
     push(p.zipCode, p.longitude, p.latitude, 1, info);
   }
   for (const [code, info] of names) if (!seen.has(code)) push(code, info.lon, info.lat, 0, info);
-  return out;
+  return {
+    code: out.code,
+    lon: Float64Array.from(out.lon),
+    lat: Float64Array.from(out.lat),
+    zcta: Uint8Array.from(out.zcta),
+    ...text,
+  };
 }
 
 async function readGeonamesZips(path: string): Promise<Map<string, GeonamesZip>> {
@@ -80,11 +87,6 @@ function fromPolygons(
   const state = states.records[states.index.find(lon, lat)];
   const county = counties.records[counties.index.find(lon, lat)];
   return { city: '', stateCode: state?.code ?? '', county: county?.name ?? '', countyFips: county?.fips ?? '' };
-}
-
-// Six decimals is about 0.1 m: more only bloats the JSON.
-function round(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
 }
 
 const STATE_FIPS_BY_CODE = new Map(Object.entries(US_STATES).map(([fips, s]) => [s.code, fips]));

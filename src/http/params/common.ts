@@ -1,5 +1,4 @@
-import { num, str } from './scalars.js';
-import { datetime } from './scalars.js';
+import { datetime, num, str } from './scalars.js';
 
 /** `limit` of list endpoints (1–1000, default 100). */
 export const listLimit = () => num({ min: 1, max: 1000, integer: true }).default(100);

@@ -30,7 +30,13 @@ export function param<T>(schema: JsonSchema, parse: (raw: unknown, name: string)
     bracketKeys,
     parse,
     required: () => ({ schema: s, isRequired: true, bracketKeys, parse }),
-    default: (value: T) => ({ schema: { ...s, default: value }, isRequired: true, defaultValue: value, bracketKeys, parse }),
+    default: (value: T) => ({
+      schema: { ...s, default: value },
+      isRequired: true,
+      defaultValue: value,
+      bracketKeys,
+      parse,
+    }),
     describe: (description: string) => make({ ...s, description }),
   });
   return make(schema);
@@ -42,9 +48,13 @@ export type Parsed<S extends ParamSpec> = {
   [K in keyof S]: S[K] extends Param<infer T, true> ? T : S[K] extends Param<infer T, false> ? T | undefined : never;
 };
 
-/** Whether a raw value counts as absent: clients send `null` for unset fields and `''` for empty inputs. */
+/**
+ * Whether a raw value counts as absent: clients send `null` for unset fields and `''` (or blanks, from
+ * empty form inputs) for empty ones. Strings are trimmed when parsed, so a blank must not slip past
+ * `required()` as an empty value.
+ */
 export function isAbsent(raw: unknown): boolean {
-  return raw === undefined || raw === null || raw === '';
+  return raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '');
 }
 
 /**

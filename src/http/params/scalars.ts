@@ -93,10 +93,19 @@ const ISO_LIKE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2
 export function toEpochMs(raw: unknown): number | null {
   if (typeof raw !== 'string') return null;
   const s = raw.trim();
-  if (!ISO_LIKE.test(s)) return null;
+  if (!ISO_LIKE.test(s) || !isCalendarDate(s)) return null;
   // Date.parse does not read "+0000" offsets without a colon, nor a date-time without a zone as UTC.
   let normal = s.replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
   if (/T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/i.test(normal)) normal += 'Z';
   const ms = Date.parse(normal);
   return Number.isFinite(ms) ? ms : null;
+}
+
+/** Date.parse rolls impossible days over (2026-02-30 reads as March 2), so the day is checked here. */
+function isCalendarDate(s: string): boolean {
+  const year = Number(s.slice(0, 4));
+  const month = Number(s.slice(5, 7));
+  const day = Number(s.slice(8, 10));
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }

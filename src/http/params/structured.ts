@@ -1,13 +1,14 @@
-import type { Position } from '../../geo/types.js';
 import { invalidParam } from '../../domain/errors.js';
 import { MAX_METADATA_KEYS, type Metadata } from '../../domain/metadata.js';
+import type { Position } from '../../geo/types.js';
 import { param } from './param.js';
 import { toBoolean, toNumber } from './scalars.js';
 
 /** `latitude,longitude` as the spec writes query coordinates; returned as `[lon, lat]`. */
 export function latLng() {
-  return param({ type: 'string', pattern: '^-?\\d+(\\.\\d+)?,-?\\d+(\\.\\d+)?$', example: '40.7039,-73.9867' }, (raw, name) =>
-    parseLatLng(raw, name),
+  return param(
+    { type: 'string', pattern: '^-?\\d+(\\.\\d+)?,-?\\d+(\\.\\d+)?$', example: '40.7039,-73.9867' },
+    (raw, name) => parseLatLng(raw, name),
   );
 }
 
@@ -30,10 +31,12 @@ export function commaList<T extends string = string>(opts: { values?: readonly T
       ?.map((s) => s.trim())
       .filter((s) => s !== '');
     if (!items) throw invalidParam(name, 'must be a comma-separated list.');
-    if (opts.max !== undefined && items.length > opts.max) throw invalidParam(name, `must list at most ${opts.max} items.`);
+    if (opts.max !== undefined && items.length > opts.max)
+      throw invalidParam(name, `must list at most ${opts.max} items.`);
     if (opts.values) {
       const bad = items.find((i) => !opts.values!.includes(i as T));
-      if (bad !== undefined) throw invalidParam(name, `must be a comma-separated list of ${opts.values.join(', ')} ("${bad}" is not one).`);
+      if (bad !== undefined)
+        throw invalidParam(name, `must be a comma-separated list of ${opts.values.join(', ')} ("${bad}" is not one).`);
     }
     return items as T[];
   });
@@ -46,7 +49,11 @@ export function commaList<T extends string = string>(opts: { values?: readonly T
  * `ignoreGarbage` drops what the web SDK sends by mistake (`[object Object]`) instead of failing.
  */
 export function metadata(opts: { inferTypes?: boolean; ignoreGarbage?: boolean } = {}) {
-  const schema = { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] }, maxProperties: MAX_METADATA_KEYS };
+  const schema = {
+    type: 'object',
+    additionalProperties: { type: ['string', 'number', 'boolean'] },
+    maxProperties: MAX_METADATA_KEYS,
+  };
   return param(
     schema,
     (raw, name): Metadata | undefined => {
@@ -55,7 +62,8 @@ export function metadata(opts: { inferTypes?: boolean; ignoreGarbage?: boolean }
         if (opts.ignoreGarbage && value.startsWith('[object ')) return undefined;
         value = parseJson(value, name, 'must be a dictionary or a JSON string of one.');
       }
-      if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalidParam(name, 'must be a dictionary.');
+      if (!value || typeof value !== 'object' || Array.isArray(value))
+        throw invalidParam(name, 'must be a dictionary.');
       const entries = Object.entries(value as Record<string, unknown>);
       if (entries.length > MAX_METADATA_KEYS) throw invalidParam(name, `must have at most ${MAX_METADATA_KEYS} keys.`);
       const out: Metadata = {};

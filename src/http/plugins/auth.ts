@@ -23,12 +23,23 @@ export function registerAuth(app: FastifyInstance, deps: AppDeps): void {
     const { project } = auth;
     if (project.disabled) throw new ApiError(402, 'Authorization', 'Authorization key belongs to a disabled project.');
     const now = deps.clock.now();
-    if (project.limits.monthlyQuota !== null && (await deps.usage.monthTotal(project.id, now)) >= project.limits.monthlyQuota) {
-      throw new ApiError(402, 'Authorization', `Authorization key's project has used its ${project.limits.monthlyQuota} requests this month.`);
+    if (
+      project.limits.monthlyQuota !== null &&
+      (await deps.usage.monthTotal(project.id, now)) >= project.limits.monthlyQuota
+    ) {
+      throw new ApiError(
+        402,
+        'Authorization',
+        `Authorization key's project has used its ${project.limits.monthlyQuota} requests this month.`,
+      );
     }
     req.auth = auth;
     if (req.routeOptions.config.perKeyLimit !== false) {
-      const rule = { windowMs: 1000, max: project.limits.requestsPerSecond, label: `${project.limits.requestsPerSecond} requests per second per key` };
+      const rule = {
+        windowMs: 1000,
+        max: project.limits.requestsPerSecond,
+        label: `${project.limits.requestsPerSecond} requests per second per key`,
+      };
       const decision = await deps.rateLimiter.consume(`key:${auth.keyHash}`, [rule], now);
       applyRateHeaders(reply, decision);
       if (!decision.allowed) throw rateLimited(decision);
@@ -47,9 +58,14 @@ export function applyRateHeaders(reply: FastifyReply, d: RateDecision): void {
 }
 
 export function rateLimited(d: RateDecision): ApiError {
-  return new ApiError(429, undefined, `Rate limit exceeded: ${d.rule.label}. Retry after ${Math.ceil(d.resetMs / 1000)} s.`, {
-    'retry-after': String(Math.max(1, Math.ceil(d.resetMs / 1000))),
-  });
+  return new ApiError(
+    429,
+    undefined,
+    `Rate limit exceeded: ${d.rule.label}. Retry after ${Math.ceil(d.resetMs / 1000)} s.`,
+    {
+      'retry-after': String(Math.max(1, Math.ceil(d.resetMs / 1000))),
+    },
+  );
 }
 
 declare module 'fastify' {

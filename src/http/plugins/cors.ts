@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * Browser clients preflight every request (the web SDK sends JSON content types and x-radar headers
@@ -22,15 +22,21 @@ const ALLOWED_HEADERS = [
   'x-radar-x-platform-sdk-type',
   'x-radar-x-platform-sdk-version',
 ];
-const EXPOSED_HEADERS = 'x-radar-request-id, x-request-id, ratelimit-limit, ratelimit-remaining, ratelimit-reset, retry-after';
+const EXPOSED_HEADERS =
+  'x-radar-request-id, x-request-id, ratelimit-limit, ratelimit-remaining, ratelimit-reset, retry-after';
 const METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
+
+/** The CORS headers of every response; also used where hooks do not run (malformed URLs). */
+export function applyCorsHeaders(req: FastifyRequest, reply: FastifyReply): void {
+  const origin = req.headers.origin;
+  reply.header('access-control-allow-origin', origin ?? '*');
+  if (origin) reply.header('vary', 'Origin');
+  reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+}
 
 export function registerCors(app: FastifyInstance): void {
   app.addHook('onRequest', async (req, reply) => {
-    const origin = req.headers.origin;
-    reply.header('access-control-allow-origin', origin ?? '*');
-    if (origin) reply.header('vary', 'Origin');
-    reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+    applyCorsHeaders(req, reply);
     if (req.method !== 'OPTIONS') return;
     const requested = String(req.headers['access-control-request-headers'] ?? '')
       .toLowerCase()

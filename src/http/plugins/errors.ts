@@ -1,5 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
+import { applyCorsHeaders } from './cors.js';
 
 /** Fastify's own failures that are the client's doing, mapped to the spec's error body. */
 const CLIENT_ERRORS: Record<string, { status: number; param: string; message: string }> = {
@@ -9,7 +10,11 @@ const CLIENT_ERRORS: Record<string, { status: number; param: string; message: st
     param: 'Content-Type',
     message: 'Content-Type must be application/json or application/x-www-form-urlencoded.',
   },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, param: 'body', message: 'body length does not match Content-Length.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    param: 'body',
+    message: 'body length does not match Content-Length.',
+  },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, param: 'body', message: 'body must not be empty.' },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, param: 'body', message: 'body must be valid JSON.' },
 };
@@ -34,6 +39,23 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((req, reply) => {
     reply.code(404).send(errorBody(404, undefined, `No endpoint ${req.method} ${req.url.split('?')[0]}.`));
   });
+}
+
+/**
+ * Fastify's `frameworkErrors` option: URLs the router refuses before any route or hook runs (bad
+ * percent-encoding, a path segment over `maxParamLength`). Without it Fastify answers in its own body
+ * shape, without CORS or request id headers.
+ */
+export function renderFrameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  applyCorsHeaders(req, reply);
+  reply.header('x-request-id', req.id).header('x-radar-request-id', req.id);
+  const message =
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'path has a segment that is too long.'
+      : err.code === 'FST_ERR_BAD_URL'
+        ? 'path is not a valid URL (check its percent-encoding).'
+        : 'path could not be read.';
+  reply.code(400).send(errorBody(400, 'path', message));
 }
 
 export function errorBody(code: number, param: string | undefined, message: string) {

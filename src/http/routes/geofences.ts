@@ -3,16 +3,21 @@ import type { Geofence } from '../../domain/geofences/geofence.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute } from '../define-route.js';
-import { bool, datetime, jsonValue, metadata, num, oneOf, str } from '../params/index.js';
 import { cursor, listLimit, pathSegment } from '../params/common.js';
+import { bool, datetime, jsonValue, metadata, num, oneOf, str } from '../params/index.js';
 import { presentGeofence } from '../presenters/geofence-presenter.js';
 import { presentUser } from '../presenters/user-presenter.js';
 
 const upsertBody = {
   description: str().required(),
   type: oneOf(['circle', 'polygon', 'isochrone'] as const, { caseInsensitive: true }).required(),
-  coordinates: jsonValue({ type: 'array', description: 'circle/isochrone: [lon,lat]; polygon: closed ring of [lon,lat]' }).required(),
-  radius: num({ exclusiveMin: true, min: 0 }),
+  coordinates: jsonValue({
+    type: 'array',
+    description: 'circle/isochrone: [lon,lat]; polygon: closed ring of [lon,lat]',
+  }).required(),
+  // Any number here: its range depends on the type (circle 10–10000 m, checked with the shape) and
+  // the spec ignores it for polygons, where clients may send 0.
+  radius: num(),
   mode: oneOf(['foot', 'bike', 'car'] as const),
   metadata: metadata(),
   userId: str({ maxLength: 256 }),
@@ -28,7 +33,9 @@ export function geofenceRoutes(app: FastifyInstance, { services, clock }: AppDep
   const byTag = { tag: pathSegment(), externalId: pathSegment() };
   const show = (g: Geofence) => ({ geofence: presentGeofence(g, clock.now()) });
   const lookup = (tenant: Tenant, p: { id?: string; tag?: string; externalId?: string }) =>
-    p.id !== undefined ? services.geofences.get(tenant, p.id) : services.geofences.getByTag(tenant, p.tag!, p.externalId!);
+    p.id !== undefined
+      ? services.geofences.get(tenant, p.id)
+      : services.geofences.getByTag(tenant, p.tag!, p.externalId!);
 
   defineRoute(
     app,
@@ -53,21 +60,36 @@ export function geofenceRoutes(app: FastifyInstance, { services, clock }: AppDep
 
   defineRoute(
     app,
-    { method: 'PUT', url: '/v1/geofences/:tag/:externalId', auth: 'secret', tag, summary: 'Create or update a geofence by tag and externalId', params: byTag, body: upsertBody },
-    async ({ params, body, tenant }) => show(await services.geofences.upsert(tenant, params.tag, params.externalId, body)),
+    {
+      method: 'PUT',
+      url: '/v1/geofences/:tag/:externalId',
+      auth: 'secret',
+      tag,
+      summary: 'Create or update a geofence by tag and externalId',
+      params: byTag,
+      body: upsertBody,
+    },
+    async ({ params, body, tenant }) =>
+      show(await services.geofences.upsert(tenant, params.tag, params.externalId, body)),
   );
 
   for (const [url, params] of [
     ['/v1/geofences/:id', { id: pathSegment() }],
     ['/v1/geofences/:tag/:externalId', byTag],
   ] as const) {
-    defineRoute(app, { method: 'GET', url, auth: 'secret', tag, summary: 'Get a geofence', params }, async ({ params: p, tenant }) =>
-      show(await lookup(tenant, p)),
+    defineRoute(
+      app,
+      { method: 'GET', url, auth: 'secret', tag, summary: 'Get a geofence', params },
+      async ({ params: p, tenant }) => show(await lookup(tenant, p)),
     );
-    defineRoute(app, { method: 'DELETE', url, auth: 'secret', tag, summary: 'Delete a geofence', params }, async ({ params: p, tenant }) => {
-      await services.geofences.delete(tenant, await lookup(tenant, p));
-      return {};
-    });
+    defineRoute(
+      app,
+      { method: 'DELETE', url, auth: 'secret', tag, summary: 'Delete a geofence', params },
+      async ({ params: p, tenant }) => {
+        await services.geofences.delete(tenant, await lookup(tenant, p));
+        return {};
+      },
+    );
   }
 
   defineRoute(

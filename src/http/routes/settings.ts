@@ -1,51 +1,66 @@
 import type { FastifyInstance } from 'fastify';
-import { invalidParam } from '../../domain/errors.js';
+import { ApiError, invalidParam } from '../../domain/errors.js';
 import type { Metadata } from '../../domain/metadata.js';
 import type { PlaceSettings } from '../../domain/settings/place-settings.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute } from '../define-route.js';
+import { features } from '../params/features.js';
 import { jsonValue, metadata, param } from '../params/index.js';
 
 const SLUG = /^[a-z0-9][a-z0-9-_.]*$/;
 
 const chainMetadata = () =>
-  param({ type: 'object', additionalProperties: { type: 'object' }, description: 'chain slug -> metadata' }, (raw, name) => {
-    const dict = asDict(jsonValue({}).parse(raw, name), name);
-    const out: Record<string, Metadata> = {};
-    for (const [slug, value] of Object.entries(dict)) {
-      checkSlug(slug, name);
-      out[slug] = metadata().parse(value, `${name}.${slug}`) ?? {};
-    }
-    return out;
-  });
+  param(
+    { type: 'object', additionalProperties: { type: 'object' }, description: 'chain slug -> metadata' },
+    (raw, name) => {
+      const dict = asDict(jsonValue({}).parse(raw, name), name);
+      const out: Record<string, Metadata> = {};
+      for (const [slug, value] of Object.entries(dict)) {
+        checkSlug(slug, name);
+        out[slug] = chainEntry(value, name, slug);
+      }
+      return out;
+    },
+  );
 
 const chainMappings = () =>
-  param({ type: 'object', additionalProperties: { type: 'string' }, description: 'chain slug -> your id' }, (raw, name) => {
-    const dict = asDict(jsonValue({}).parse(raw, name), name);
-    for (const [slug, value] of Object.entries(dict)) {
-      checkSlug(slug, name);
-      if (typeof value !== 'string' || value.length > 256) throw invalidParam(name, `values must be strings ("${slug}" is not).`);
-    }
-    return dict as Record<string, string>;
-  });
+  param(
+    { type: 'object', additionalProperties: { type: 'string' }, description: 'chain slug -> your id' },
+    (raw, name) => {
+      const dict = asDict(jsonValue({}).parse(raw, name), name);
+      for (const [slug, value] of Object.entries(dict)) {
+        checkSlug(slug, name);
+        if (typeof value !== 'string' || value.length > 256)
+          throw invalidParam(name, `values must be strings ("${slug}" is not).`);
+      }
+      return dict as Record<string, string>;
+    },
+  );
 
 const placeFilters = () =>
   param({ type: 'object', properties: { chain: { type: 'array' }, category: { type: 'array' } } }, (raw, name) => {
     const dict = asDict(jsonValue({}).parse(raw, name), name);
     const out: PlaceSettings['placeFilters'] = { chain: [], category: [] };
     for (const [key, value] of Object.entries(dict)) {
-      if (key !== 'chain' && key !== 'category') throw invalidParam(name, `may only have the keys chain and category ("${key}" is not one).`);
-      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw invalidParam(name, `${key} must be an array of strings.`);
+      if (key !== 'chain' && key !== 'category')
+        throw invalidParam(name, `may only have the keys chain and category ("${key}" is not one).`);
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+        throw invalidParam(name, `${key} must be an array of strings.`);
       out[key] = value as string[];
     }
     return out;
   });
 
-export function settingsRoutes(app: FastifyInstance, { services }: AppDeps): void {
+export function settingsRoutes(app: FastifyInstance, { services, keys }: AppDeps): void {
   const tag = 'Settings';
-  defineRoute(app, { method: 'GET', url: '/v1/settings', auth: 'secret', tag, summary: 'Get place settings' }, async ({ tenant }) => ({
-    ...(await services.settings.get(tenant)),
-  }));
+  defineRoute(
+    app,
+    { method: 'GET', url: '/v1/settings', auth: 'secret', tag, summary: 'Get place settings and project features' },
+    async ({ tenant, req }) => ({
+      ...(await services.settings.get(tenant)),
+      features: req.auth!.project.features,
+    }),
+  );
   defineRoute(
     app,
     {
@@ -53,17 +68,42 @@ export function settingsRoutes(app: FastifyInstance, { services }: AppDeps): voi
       url: '/v1/settings',
       auth: 'secret',
       tag,
-      summary: 'Update place settings',
-      body: { chainMetadata: chainMetadata(), chainMappings: chainMappings(), placeFilters: placeFilters() },
+      summary: 'Update place settings and project features',
+      body: {
+        chainMetadata: chainMetadata(),
+        chainMappings: chainMappings(),
+        placeFilters: placeFilters(),
+        features: features(),
+      },
     },
-    async ({ body, tenant }) => {
+    async ({ body, tenant, req }) => {
       const patch: Partial<PlaceSettings> = {};
       if (body.chainMetadata) patch.chainMetadata = body.chainMetadata;
       if (body.chainMappings) patch.chainMappings = body.chainMappings;
       if (body.placeFilters) patch.placeFilters = body.placeFilters;
-      return { ...(await services.settings.patch(tenant, patch)) };
+      const settings = await services.settings.patch(tenant, patch);
+      let project = req.auth!.project;
+      if (body.features && Object.keys(body.features).length > 0) {
+        project = (await services.projects.setFeatures(project.name, body.features)) ?? project;
+        // Keys carry their project: drop them so the next request (track's Regions step) sees the change.
+        keys.invalidate();
+      }
+      return { ...settings, features: project.features };
     },
   );
+}
+
+/**
+ * One chain's metadata. The error names the body parameter (`chainMetadata`) as `param`, and the
+ * message points at the chain within it (`chainMetadata.starbucks must ...`).
+ */
+function chainEntry(value: unknown, name: string, slug: string): Metadata {
+  try {
+    return metadata().parse(value, `${name}.${slug}`) ?? {};
+  } catch (err) {
+    if (err instanceof ApiError) throw new ApiError(err.status, name, err.message);
+    throw err;
+  }
 }
 
 function asDict(v: unknown, name: string): Record<string, unknown> {

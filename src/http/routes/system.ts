@@ -4,19 +4,28 @@ import { errorBody } from '../plugins/errors.js';
 
 /** Health, readiness, and the SDK's fire-and-forget config call. */
 export function systemRoutes(app: FastifyInstance, { store }: AppDeps): void {
-  app.get('/healthz', { schema: { tags: ['System'], summary: 'The process is up' } }, async () => ({ meta: { code: 200 }, status: 'ok' }));
+  app.get('/healthz', { schema: { tags: ['System'], summary: 'The process is up' } }, async () => ({
+    meta: { code: 200 },
+    status: 'ok',
+  }));
 
   app.get('/readyz', { schema: { tags: ['System'], summary: 'The store answers' } }, async (_req, reply) => {
     try {
       await store.ping();
       return { meta: { code: 200 }, status: 'ready', store: store.engine };
     } catch (err) {
-      return reply.code(503).send({ ...errorBody(503, undefined, `store is unreachable: ${(err as Error).message}`), status: 'unready' });
+      return reply
+        .code(503)
+        .send({ ...errorBody(503, undefined, `store is unreachable: ${(err as Error).message}`), status: 'unready' });
     }
   });
 
   // Sent by every SDK on initialize() and after trackOnce(); remote tracking options go here later.
-  app.get('/v1/config', { config: { auth: 'publishable' }, schema: { tags: ['System'], summary: 'SDK configuration' } }, async () => ({
-    meta: { code: 200 },
-  }));
+  app.get(
+    '/v1/config',
+    { config: { auth: 'publishable' }, schema: { tags: ['System'], summary: 'SDK configuration' } },
+    async () => ({
+      meta: { code: 200 },
+    }),
+  );
 }

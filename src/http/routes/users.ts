@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import type { Tenant } from '../../domain/tenant.js';
+import type { User } from '../../domain/users/user.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute } from '../define-route.js';
 import { cursor, listLimit, pathSegment } from '../params/common.js';
-import { presentUser } from '../presenters/user-presenter.js';
 import { presentGeofence } from '../presenters/geofence-presenter.js';
-import type { Tenant } from '../../domain/tenant.js';
-import type { User } from '../../domain/users/user.js';
+import { presentUser } from '../presenters/user-presenter.js';
 
 export function userRoutes(app: FastifyInstance, { services, clock }: AppDeps): void {
   const tag = 'Users';
@@ -25,7 +25,11 @@ export function userRoutes(app: FastifyInstance, { services, clock }: AppDeps): 
       query: { limit: listLimit(), updatedBefore: cursor(), updatedAfter: cursor() },
     },
     async ({ query, tenant }) => {
-      const page = await services.users.list(tenant, { limit: query.limit, before: query.updatedBefore, after: query.updatedAfter });
+      const page = await services.users.list(tenant, {
+        limit: query.limit,
+        before: query.updatedBefore,
+        after: query.updatedAfter,
+      });
       const users = await Promise.all(page.items.map(async (u) => presentUser(u, await userGeofences(tenant, u))));
       return { meta: { hasMore: page.hasMore }, users };
     },
@@ -33,7 +37,14 @@ export function userRoutes(app: FastifyInstance, { services, clock }: AppDeps): 
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/users/:id', auth: 'secret', tag, summary: 'Get a user by _id, userId or deviceId', params: { id: pathSegment() } },
+    {
+      method: 'GET',
+      url: '/v1/users/:id',
+      auth: 'secret',
+      tag,
+      summary: 'Get a user by _id, userId or deviceId',
+      params: { id: pathSegment() },
+    },
     async ({ params, tenant }) => {
       const user = await services.users.get(tenant, params.id);
       return { user: presentUser(user, await userGeofences(tenant, user)) };
@@ -42,7 +53,14 @@ export function userRoutes(app: FastifyInstance, { services, clock }: AppDeps): 
 
   defineRoute(
     app,
-    { method: 'DELETE', url: '/v1/users/:id', auth: 'secret', tag, summary: 'Delete a user', params: { id: pathSegment() } },
+    {
+      method: 'DELETE',
+      url: '/v1/users/:id',
+      auth: 'secret',
+      tag,
+      summary: 'Delete a user',
+      params: { id: pathSegment() },
+    },
     async ({ params, tenant }) => {
       await services.users.delete(tenant, params.id);
       return {};

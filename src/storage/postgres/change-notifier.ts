@@ -35,7 +35,8 @@ export class ChangeNotifier {
       if (msg.channel !== CHANNEL || !msg.payload) return;
       const p = JSON.parse(msg.payload) as { o: string; k: StoreChange['kind']; p?: string; l?: boolean };
       if (p.o === this.origin) return;
-      const change: StoreChange = p.p !== undefined ? { kind: p.k, tenant: { projectId: p.p, live: p.l === true } } : { kind: p.k };
+      const change: StoreChange =
+        p.p !== undefined ? { kind: p.k, tenant: { projectId: p.p, live: p.l === true } } : { kind: p.k };
       for (const l of this.listeners) l(change);
     });
     await client.query(`LISTEN ${CHANNEL}`);

@@ -7,7 +7,7 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
     version: 1,
     name: 'core',
     sql: `
-      CREATE EXTENSION IF NOT EXISTS postgis;
+      CREATE EXTENSION IF NOT EXISTS postgis SCHEMA public;
       CREATE TABLE projects (id text PRIMARY KEY, name text NOT NULL UNIQUE, doc jsonb NOT NULL, created_at bigint NOT NULL);
       CREATE TABLE api_keys (
         key_hash text PRIMARY KEY, project_id text NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
@@ -55,6 +55,28 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
       CREATE INDEX events_type_page ON events(project_id, live, type, created_at DESC, id DESC);
       CREATE INDEX events_user_pk_page ON events(project_id, live, user_pk, created_at DESC, id DESC);
       CREATE INDEX events_user_id_page ON events(project_id, live, user_id, created_at DESC, id DESC);
+    `,
+  },
+  {
+    version: 3,
+    name: 'trips',
+    // As in SQLite: one row per externalId and tenant; tracked points in their own table.
+    sql: `
+      CREATE TABLE trips (
+        id text PRIMARY KEY, project_id text NOT NULL, live boolean NOT NULL, external_id text NOT NULL,
+        user_pk text, user_id text, device_id text, status text NOT NULL, active boolean NOT NULL,
+        destination_tag text, destination_external_id text, eta_duration double precision,
+        created_at bigint NOT NULL, updated_at bigint NOT NULL, doc jsonb NOT NULL);
+      CREATE UNIQUE INDEX trips_external_id ON trips(project_id, live, external_id);
+      CREATE INDEX trips_page ON trips(project_id, live, created_at DESC, id DESC);
+      CREATE INDEX trips_eta ON trips(project_id, live, eta_duration ASC NULLS LAST, created_at DESC, id DESC);
+      CREATE INDEX trips_user_active ON trips(project_id, live, user_pk) WHERE active;
+      CREATE INDEX trips_waiting ON trips(project_id, live, user_id, device_id) WHERE active AND user_pk IS NULL;
+      CREATE INDEX trips_active_updated ON trips(project_id, live, updated_at) WHERE active;
+      CREATE TABLE trip_locations (
+        id bigserial PRIMARY KEY, trip_id text NOT NULL, updated_at bigint NOT NULL,
+        lon double precision NOT NULL, lat double precision NOT NULL);
+      CREATE INDEX trip_locations_trip ON trip_locations(trip_id, id);
     `,
   },
 ];

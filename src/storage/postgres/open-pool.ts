@@ -12,7 +12,8 @@ const types = {
   },
 };
 
-export function createPool(connectionString: string, max = 10): pg.Pool {
+/** Sized above the track transaction slots so reads made during a track always find a connection. */
+export function createPool(connectionString: string, max = 16): pg.Pool {
   const pool = new pg.Pool({ connectionString, max, types: types as pg.CustomTypesConfig });
   // An idle client's error (database restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
@@ -27,7 +28,9 @@ export async function migrate(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock(727001)');
-    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, name text, applied_at bigint)');
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, name text, applied_at bigint)',
+    );
     const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
     const applied = new Set(rows.map((r) => r.version));
     for (const m of PG_MIGRATIONS) {
@@ -35,7 +38,11 @@ export async function migrate(pool: pg.Pool): Promise<void> {
       await client.query('BEGIN');
       try {
         await client.query(m.sql);
-        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
+        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+          m.version,
+          m.name,
+          Date.now(),
+        ]);
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK');

@@ -29,7 +29,10 @@ export async function pagedDocs<T>(db: pg.Pool | pg.PoolClient, q: PagedQuery): 
     params.pop();
     const floor = arg(last.t);
     const run = await db.query<{ doc: T; t: number }>(`${select} AND ${q.timeColumn} >= ${floor}${order}`, params);
-    const next = await db.query<{ doc: T; t: number }>(`${select} AND ${q.timeColumn} < ${floor}${order} LIMIT 1`, params);
+    const next = await db.query<{ doc: T; t: number }>(
+      `${select} AND ${q.timeColumn} < ${floor}${order} LIMIT 1`,
+      params,
+    );
     rows = [...run.rows, ...next.rows];
   }
   const page = cutPage(rows, q.page.limit, (r) => r.t);

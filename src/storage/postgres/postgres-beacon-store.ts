@@ -49,11 +49,10 @@ export class PostgresBeaconStore implements BeaconStore {
   }
 
   private async one(cond: string, args: unknown[], tenant: Tenant): Promise<Beacon | null> {
-    const { rows } = await this.pool.query<{ doc: Beacon }>(`SELECT doc FROM beacons WHERE project_id = $1 AND live = $2 AND ${cond}`, [
-      tenant.projectId,
-      tenant.live,
-      ...args,
-    ]);
+    const { rows } = await this.pool.query<{ doc: Beacon }>(
+      `SELECT doc FROM beacons WHERE project_id = $1 AND live = $2 AND ${cond}`,
+      [tenant.projectId, tenant.live, ...args],
+    );
     return rows[0]?.doc ?? null;
   }
 
@@ -72,7 +71,11 @@ export class PostgresBeaconStore implements BeaconStore {
   }
 
   async delete(tenant: Tenant, id: string): Promise<boolean> {
-    const res = await this.pool.query('DELETE FROM beacons WHERE id = $1 AND project_id = $2 AND live = $3', [id, tenant.projectId, tenant.live]);
+    const res = await this.pool.query('DELETE FROM beacons WHERE id = $1 AND project_id = $2 AND live = $3', [
+      id,
+      tenant.projectId,
+      tenant.live,
+    ]);
     return (res.rowCount ?? 0) > 0;
   }
 }

@@ -23,11 +23,10 @@ export class PostgresEventStore implements EventStore {
   }
 
   async get(tenant: Tenant, id: string): Promise<LocationEvent | null> {
-    const { rows } = await this.pool.query<{ doc: LocationEvent }>('SELECT doc FROM events WHERE id = $1 AND project_id = $2 AND live = $3', [
-      id,
-      tenant.projectId,
-      tenant.live,
-    ]);
+    const { rows } = await this.pool.query<{ doc: LocationEvent }>(
+      'SELECT doc FROM events WHERE id = $1 AND project_id = $2 AND live = $3',
+      [id, tenant.projectId, tenant.live],
+    );
     return rows[0]?.doc ?? null;
   }
 }

@@ -29,11 +29,10 @@ export class PostgresGeofenceStore implements GeofenceStore {
   }
 
   async get(tenant: Tenant, id: string): Promise<Geofence | null> {
-    const { rows } = await this.pool.query<{ doc: Geofence }>('SELECT doc FROM geofences WHERE id = $1 AND project_id = $2 AND live = $3', [
-      id,
-      tenant.projectId,
-      tenant.live,
-    ]);
+    const { rows } = await this.pool.query<{ doc: Geofence }>(
+      'SELECT doc FROM geofences WHERE id = $1 AND project_id = $2 AND live = $3',
+      [id, tenant.projectId, tenant.live],
+    );
     return rows[0]?.doc ?? null;
   }
 
@@ -56,18 +55,33 @@ export class PostgresGeofenceStore implements GeofenceStore {
   }
 
   async all(tenant: Tenant): Promise<Geofence[]> {
-    const { rows } = await this.pool.query<{ doc: Geofence }>('SELECT doc FROM geofences WHERE project_id = $1 AND live = $2', [
-      tenant.projectId,
-      tenant.live,
-    ]);
+    const { rows } = await this.pool.query<{ doc: Geofence }>(
+      'SELECT doc FROM geofences WHERE project_id = $1 AND live = $2',
+      [tenant.projectId, tenant.live],
+    );
     return rows.map((r) => r.doc);
   }
 
   async delete(tenant: Tenant, id: string): Promise<boolean> {
-    const res = await this.pool.query('DELETE FROM geofences WHERE id = $1 AND project_id = $2 AND live = $3', [id, tenant.projectId, tenant.live]);
+    const res = await this.pool.query('DELETE FROM geofences WHERE id = $1 AND project_id = $2 AND live = $3', [
+      id,
+      tenant.projectId,
+      tenant.live,
+    ]);
     if (!res.rowCount) return false;
     await this.pool.query('DELETE FROM user_geofences WHERE geofence_id = $1', [id]);
     await this.notifier.notify(this.pool, 'geofences', tenant);
     return true;
+  }
+
+  async deleteExpired(now: number): Promise<Array<{ tenant: Tenant; id: string }>> {
+    const { rows } = await this.pool.query<{ id: string; project_id: string; live: boolean }>(
+      'DELETE FROM geofences WHERE delete_after <= $1 RETURNING id, project_id, live',
+      [now],
+    );
+    if (rows.length === 0) return [];
+    await this.pool.query('DELETE FROM user_geofences WHERE geofence_id = ANY($1::text[])', [rows.map((r) => r.id)]);
+    for (const r of rows) await this.notifier.notify(this.pool, 'geofences', { projectId: r.project_id, live: r.live });
+    return rows.map((r) => ({ tenant: { projectId: r.project_id, live: r.live }, id: r.id }));
   }
 }

@@ -12,15 +12,17 @@ export class PostgresProjectStore implements ProjectStore {
 
   async create(project: Project, keys: Array<{ keyHash: string; level: KeyLevel; live: boolean }>): Promise<void> {
     await inTransaction(this.pool, async (c) => {
-      await c.query('INSERT INTO projects (id, name, doc, created_at) VALUES ($1, $2, $3, $4)', [project.id, project.name, project, project.createdAt]);
+      await c.query('INSERT INTO projects (id, name, doc, created_at) VALUES ($1, $2, $3, $4)', [
+        project.id,
+        project.name,
+        project,
+        project.createdAt,
+      ]);
       for (const k of keys) {
-        await c.query('INSERT INTO api_keys (key_hash, project_id, level, live, created_at) VALUES ($1, $2, $3, $4, $5)', [
-          k.keyHash,
-          project.id,
-          k.level,
-          k.live,
-          project.createdAt,
-        ]);
+        await c.query(
+          'INSERT INTO api_keys (key_hash, project_id, level, live, created_at) VALUES ($1, $2, $3, $4, $5)',
+          [k.keyHash, project.id, k.level, k.live, project.createdAt],
+        );
       }
       await this.notifier.notify(c, 'projects');
     });

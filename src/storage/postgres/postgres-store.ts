@@ -7,6 +7,7 @@ import { PostgresEventStore } from './postgres-event-store.js';
 import { PostgresGeofenceStore } from './postgres-geofence-store.js';
 import { PostgresProjectStore } from './postgres-project-store.js';
 import { PostgresSettingsStore, PostgresUsageStore } from './postgres-settings-store.js';
+import { PostgresTripStore } from './postgres-trip-store.js';
 import { PostgresUserStore } from './postgres-user-store.js';
 
 /** The store over PostgreSQL + PostGIS, shared by any number of API processes. */
@@ -19,6 +20,7 @@ export class PostgresStore implements Store {
   readonly settings: PostgresSettingsStore;
   readonly usage: PostgresUsageStore;
   readonly events: PostgresEventStore;
+  readonly trips: PostgresTripStore;
   readonly notifier: ChangeNotifier;
 
   constructor(readonly pool: pg.Pool) {
@@ -30,6 +32,7 @@ export class PostgresStore implements Store {
     this.settings = new PostgresSettingsStore(pool);
     this.usage = new PostgresUsageStore(pool);
     this.events = new PostgresEventStore(pool);
+    this.trips = new PostgresTripStore(pool);
   }
 
   /** Connects, migrates, and starts listening for other processes' changes. */

@@ -5,10 +5,21 @@ import type { User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
 import type { TrackCandidates, TrackIdentity, TrackWrite, UserLocation, UserStore } from '../store.js';
 import { inTransaction } from './open-pool.js';
-import { insertEventRows } from './postgres-event-store.js';
 import { pagedDocs } from './paged-docs.js';
+import { insertEventRows } from './postgres-event-store.js';
+import { Semaphore } from './semaphore.js';
+
+/** Connections of the pool that track transactions may hold at once (see `trackSlots`). */
+export const TRACK_TRANSACTION_SLOTS = 8;
 
 export class PostgresUserStore implements UserStore {
+  /**
+   * A track transaction holds its connection while `compute` runs, and compute reads through the
+   * pool too (trips, a first index load). Without a cap, a burst of tracks takes every connection and
+   * each waits for one more: a deadlock. The pool is sized above this cap (createPool).
+   */
+  private readonly trackSlots = new Semaphore(TRACK_TRANSACTION_SLOTS);
+
   constructor(private readonly pool: pg.Pool) {}
 
   list(tenant: Tenant, page: PageQuery): Promise<Page<User>> {
@@ -53,11 +64,24 @@ export class PostgresUserStore implements UserStore {
    * never wait on each other crosswise) serialise tracks of one user across processes even before
    * its row exists; the candidates are read FOR UPDATE; user and events are written before COMMIT.
    */
-  trackUpdate<T>(tenant: Tenant, identity: TrackIdentity, compute: (found: TrackCandidates) => Promise<TrackWrite<T>>): Promise<T> {
+  trackUpdate<T>(
+    tenant: Tenant,
+    identity: TrackIdentity,
+    compute: (found: TrackCandidates) => Promise<TrackWrite<T>>,
+  ): Promise<T> {
+    return this.trackSlots.run(() => this.trackTransaction(tenant, identity, compute));
+  }
+
+  private trackTransaction<T>(
+    tenant: Tenant,
+    identity: TrackIdentity,
+    compute: (found: TrackCandidates) => Promise<TrackWrite<T>>,
+  ): Promise<T> {
     return inTransaction(this.pool, async (c) => {
       const scope = `${tenant.projectId}|${tenant.live}`;
       await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${scope}|d|${identity.deviceId}`]);
-      if (identity.userId !== null) await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${scope}|u|${identity.userId}`]);
+      if (identity.userId !== null)
+        await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${scope}|u|${identity.userId}`]);
       const found = await readCandidates(c, tenant, identity, true);
       const { user, events, result } = await compute(found);
       await saveUserRows(c, user);
@@ -68,11 +92,10 @@ export class PostgresUserStore implements UserStore {
 
   async getMany(tenant: Tenant, ids: string[]): Promise<User[]> {
     if (ids.length === 0) return [];
-    const { rows } = await this.pool.query<{ doc: User }>('SELECT doc FROM users WHERE id = ANY($1::text[]) AND project_id = $2 AND live = $3', [
-      ids,
-      tenant.projectId,
-      tenant.live,
-    ]);
+    const { rows } = await this.pool.query<{ doc: User }>(
+      'SELECT doc FROM users WHERE id = ANY($1::text[]) AND project_id = $2 AND live = $3',
+      [ids, tenant.projectId, tenant.live],
+    );
     return rows.map((r) => r.doc);
   }
 
@@ -117,7 +140,12 @@ export async function saveUserRows(c: pg.PoolClient, user: User): Promise<void> 
   }
 }
 
-async function readCandidates(db: pg.Pool | pg.PoolClient, tenant: Tenant, identity: TrackIdentity, lock: boolean): Promise<TrackCandidates> {
+async function readCandidates(
+  db: pg.Pool | pg.PoolClient,
+  tenant: Tenant,
+  identity: TrackIdentity,
+  lock: boolean,
+): Promise<TrackCandidates> {
   const forUpdate = lock ? ' FOR UPDATE' : '';
   const one = async (column: 'user_id' | 'device_id', value: string) =>
     (

@@ -43,4 +43,41 @@ export const SQLITE_MIGRATIONS: Array<{ version: number; name: string; sql: stri
         count INTEGER NOT NULL, PRIMARY KEY (project_id, month, live, endpoint));
     `,
   },
+  {
+    version: 2,
+    name: 'events',
+    // user_pk and user_id are snapshots: deleting a user leaves its events readable.
+    sql: `
+      CREATE TABLE IF NOT EXISTS events (
+        id TEXT PRIMARY KEY, project_id TEXT NOT NULL, live INTEGER NOT NULL, type TEXT NOT NULL,
+        user_pk TEXT NOT NULL, user_id TEXT, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
+      CREATE INDEX IF NOT EXISTS events_page ON events(project_id, live, created_at DESC, id DESC);
+      CREATE INDEX IF NOT EXISTS events_type_page ON events(project_id, live, type, created_at DESC, id DESC);
+      CREATE INDEX IF NOT EXISTS events_user_pk_page ON events(project_id, live, user_pk, created_at DESC, id DESC);
+      CREATE INDEX IF NOT EXISTS events_user_id_page ON events(project_id, live, user_id, created_at DESC, id DESC);
+    `,
+  },
+  {
+    version: 3,
+    name: 'trips',
+    // One row per externalId and tenant: starting a trip with a known externalId restarts that row.
+    // Tracked points get their own table so an update appends a row instead of rewriting the path.
+    sql: `
+      CREATE TABLE IF NOT EXISTS trips (
+        id TEXT PRIMARY KEY, project_id TEXT NOT NULL, live INTEGER NOT NULL, external_id TEXT NOT NULL,
+        user_pk TEXT, user_id TEXT, device_id TEXT, status TEXT NOT NULL, active INTEGER NOT NULL,
+        destination_tag TEXT, destination_external_id TEXT, eta_duration REAL,
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, doc TEXT NOT NULL);
+      CREATE UNIQUE INDEX IF NOT EXISTS trips_external_id ON trips(project_id, live, external_id);
+      CREATE INDEX IF NOT EXISTS trips_page ON trips(project_id, live, created_at DESC, id DESC);
+      CREATE INDEX IF NOT EXISTS trips_eta ON trips(project_id, live, eta_duration, created_at DESC, id DESC);
+      CREATE INDEX IF NOT EXISTS trips_user_active ON trips(project_id, live, user_pk) WHERE active = 1;
+      CREATE INDEX IF NOT EXISTS trips_waiting ON trips(project_id, live, user_id, device_id)
+        WHERE active = 1 AND user_pk IS NULL;
+      CREATE INDEX IF NOT EXISTS trips_active_updated ON trips(project_id, live, updated_at) WHERE active = 1;
+      CREATE TABLE IF NOT EXISTS trip_locations (
+        trip_id TEXT NOT NULL, updated_at INTEGER NOT NULL, lon REAL NOT NULL, lat REAL NOT NULL);
+      CREATE INDEX IF NOT EXISTS trip_locations_trip ON trip_locations(trip_id);
+    `,
+  },
 ];

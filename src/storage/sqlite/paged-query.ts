@@ -1,5 +1,5 @@
-import { cutPage, type Page, type PageQuery } from '../../domain/pagination.js';
 import type { Statement } from 'better-sqlite3';
+import { cutPage, type Page, type PageQuery } from '../../domain/pagination.js';
 import type { SqliteDb } from './open-database.js';
 
 interface PagedQuery {
@@ -34,8 +34,16 @@ export function pagedDocs<T>(db: SqliteDb, q: PagedQuery): Page<T> {
   const last = rows[limit];
   if (last && rows[0]!.t === last.t) {
     // The whole page is one run of equal times: fetch the run entirely so it is not split.
-    rows = statement(db, `${select} AND ${q.timeColumn} >= @floor${order}`).all({ ...params, floor: last.t }) as typeof rows;
-    rows.push(...(statement(db, `${select} AND ${q.timeColumn} < @floor${order} LIMIT 1`).all({ ...params, floor: last.t }) as typeof rows));
+    rows = statement(db, `${select} AND ${q.timeColumn} >= @floor${order}`).all({
+      ...params,
+      floor: last.t,
+    }) as typeof rows;
+    rows.push(
+      ...(statement(db, `${select} AND ${q.timeColumn} < @floor${order} LIMIT 1`).all({
+        ...params,
+        floor: last.t,
+      }) as typeof rows),
+    );
   }
   const page = cutPage(rows, limit, (r) => r.t);
   return { items: page.items.map((r) => JSON.parse(r.doc) as T), hasMore: page.hasMore };
@@ -46,8 +54,14 @@ const cache = new WeakMap<SqliteDb, Map<string, Statement<unknown[]>>>();
 /** A prepared statement, prepared once per database and SQL text. */
 export function statement(db: SqliteDb, sql: string): Statement<unknown[]> {
   let byText = cache.get(db);
-  if (!byText) cache.set(db, (byText = new Map()));
+  if (!byText) {
+    byText = new Map();
+    cache.set(db, byText);
+  }
   let stmt = byText.get(sql);
-  if (!stmt) byText.set(sql, (stmt = db.prepare<unknown[]>(sql)));
+  if (!stmt) {
+    stmt = db.prepare<unknown[]>(sql);
+    byText.set(sql, stmt);
+  }
   return stmt;
 }

@@ -69,7 +69,10 @@ export class SqliteBeaconStore implements BeaconStore {
   }
 
   async list(tenant: Tenant, query: BeaconListQuery): Promise<Page<Beacon>> {
-    const conds = [query.tag !== undefined ? ' AND tag = @tag' : '', query.externalId !== undefined ? ' AND external_id = @ext' : ''];
+    const conds = [
+      query.tag !== undefined ? ' AND tag = @tag' : '',
+      query.externalId !== undefined ? ' AND external_id = @ext' : '',
+    ];
     return pagedDocs<Beacon>(this.db, {
       from: `FROM beacons WHERE project_id = @p AND live = @l${conds.join('')}`,
       timeColumn: 'created_at',

@@ -61,7 +61,12 @@ export class SqliteGeofenceStore implements GeofenceStore {
              AND (delete_after IS NULL OR delete_after > @now)`,
       timeColumn: 'created_at',
       idColumn: 'id',
-      params: { p: tenant.projectId, l: tenant.live ? 1 : 0, now: query.now, ...(query.tag !== undefined ? { tag: query.tag } : {}) },
+      params: {
+        p: tenant.projectId,
+        l: tenant.live ? 1 : 0,
+        now: query.now,
+        ...(query.tag !== undefined ? { tag: query.tag } : {}),
+      },
       page: query,
     });
   }
@@ -83,6 +88,23 @@ export class SqliteGeofenceStore implements GeofenceStore {
       );
       if (res.changes > 0) statement(this.db, 'DELETE FROM user_geofences WHERE geofence_id = ?').run(id);
       return res.changes > 0;
+    });
+  }
+
+  async deleteExpired(now: number): Promise<Array<{ tenant: Tenant; id: string }>> {
+    return writeTransaction(this.db, () => {
+      const rows = statement(this.db, 'SELECT id, project_id, live FROM geofences WHERE delete_after <= ?').all(
+        now,
+      ) as Array<{
+        id: string;
+        project_id: string;
+        live: number;
+      }>;
+      for (const r of rows) {
+        statement(this.db, 'DELETE FROM geofences WHERE id = ?').run(r.id);
+        statement(this.db, 'DELETE FROM user_geofences WHERE geofence_id = ?').run(r.id);
+      }
+      return rows.map((r) => ({ tenant: { projectId: r.project_id, live: r.live === 1 }, id: r.id }));
     });
   }
 }

@@ -14,7 +14,10 @@ export class SqliteProjectStore implements ProjectStore {
         JSON.stringify(project),
         project.createdAt,
       );
-      const insertKey = statement(this.db, 'INSERT INTO api_keys (key_hash, project_id, level, live, created_at) VALUES (?, ?, ?, ?, ?)');
+      const insertKey = statement(
+        this.db,
+        'INSERT INTO api_keys (key_hash, project_id, level, live, created_at) VALUES (?, ?, ?, ?, ?)',
+      );
       for (const k of keys) insertKey.run(k.keyHash, project.id, k.level, k.live ? 1 : 0, project.createdAt);
     });
   }
@@ -30,7 +33,11 @@ export class SqliteProjectStore implements ProjectStore {
   }
 
   async update(project: Project): Promise<void> {
-    statement(this.db, 'UPDATE projects SET name = ?, doc = ? WHERE id = ?').run(project.name, JSON.stringify(project), project.id);
+    statement(this.db, 'UPDATE projects SET name = ?, doc = ? WHERE id = ?').run(
+      project.name,
+      JSON.stringify(project),
+      project.id,
+    );
   }
 
   async resolveKey(keyHash: string): Promise<ResolvedKey | null> {

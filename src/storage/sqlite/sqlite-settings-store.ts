@@ -27,7 +27,9 @@ export class SqliteSettingsStore implements SettingsStore {
 export class SqliteUsageStore implements UsageStore {
   constructor(private readonly db: SqliteDb) {}
 
-  async add(rows: Array<{ projectId: string; live: boolean; endpoint: string; month: string; count: number }>): Promise<void> {
+  async add(
+    rows: Array<{ projectId: string; live: boolean; endpoint: string; month: string; count: number }>,
+  ): Promise<void> {
     const upsert = statement(
       this.db,
       `INSERT INTO usage (project_id, live, endpoint, month, count) VALUES (?, ?, ?, ?, ?)
@@ -39,14 +41,17 @@ export class SqliteUsageStore implements UsageStore {
   }
 
   async monthTotal(projectId: string, month: string): Promise<number> {
-    const row = statement(this.db, 'SELECT COALESCE(SUM(count), 0) AS n FROM usage WHERE project_id = ? AND month = ?').get(
-      projectId,
-      month,
-    ) as { n: number };
+    const row = statement(
+      this.db,
+      'SELECT COALESCE(SUM(count), 0) AS n FROM usage WHERE project_id = ? AND month = ?',
+    ).get(projectId, month) as { n: number };
     return row.n;
   }
 
-  async monthTable(projectId: string, month: string): Promise<Array<{ live: boolean; endpoint: string; count: number }>> {
+  async monthTable(
+    projectId: string,
+    month: string,
+  ): Promise<Array<{ live: boolean; endpoint: string; count: number }>> {
     const rows = statement(
       this.db,
       'SELECT live, endpoint, count FROM usage WHERE project_id = ? AND month = ? ORDER BY live DESC, endpoint',

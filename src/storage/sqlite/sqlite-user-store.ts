@@ -1,12 +1,19 @@
 import type { Page, PageQuery } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
-import type { User } from '../../domain/users/user.js';
-import type { UserStore } from '../store.js';
+import type { GeofenceMembership, User } from '../../domain/users/user.js';
+import type { Position } from '../../geo/types.js';
+import type { TrackCandidates, TrackIdentity, TrackWrite, UserLocation, UserStore } from '../store.js';
+import { GroupCommit } from './group-commit.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
+import { insertEventRows } from './sqlite-event-store.js';
 
 export class SqliteUserStore implements UserStore {
-  constructor(private readonly db: SqliteDb) {}
+  private readonly tracks: GroupCommit;
+
+  constructor(private readonly db: SqliteDb) {
+    this.tracks = new GroupCommit(db);
+  }
 
   async list(tenant: Tenant, page: PageQuery): Promise<Page<User>> {
     return pagedDocs<User>(this.db, {
@@ -51,11 +58,97 @@ export class SqliteUserStore implements UserStore {
       page,
     });
   }
+
+  async findTrackCandidates(tenant: Tenant, identity: TrackIdentity): Promise<TrackCandidates> {
+    const byUserId = identity.userId === null ? null : this.newestWith(tenant, 'user_id', identity.userId);
+    if (byUserId) return { byUserId, byDeviceId: null };
+    return { byUserId: null, byDeviceId: this.newestWith(tenant, 'device_id', identity.deviceId) };
+  }
+
+  private newestWith(tenant: Tenant, column: 'user_id' | 'device_id', value: string): User | null {
+    const row = statement(
+      this.db,
+      // `+updated_at` keeps the planner on the identity index; sorting by users_page would scan the tenant.
+      `SELECT doc FROM users WHERE project_id = ? AND live = ? AND ${column} = ? ORDER BY +updated_at DESC LIMIT 1`,
+    ).get(tenant.projectId, tenant.live ? 1 : 0, value) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as User) : null;
+  }
+
+  /**
+   * SQLite: the caller holds the in-process per-user lock; user and events are written together in
+   * one savepoint of a group-commit transaction (see `GroupCommit`).
+   */
+  async trackUpdate<T>(
+    tenant: Tenant,
+    identity: TrackIdentity,
+    compute: (found: TrackCandidates) => Promise<TrackWrite<T>>,
+  ): Promise<T> {
+    const found = await this.findTrackCandidates(tenant, identity);
+    const { user, events, result } = await compute(found);
+    const before = [found.byUserId, found.byDeviceId].find((u) => u?.id === user.id)?.geofences ?? null;
+    await this.tracks.commit(() => {
+      saveTrackedUserRows(this.db, user, before);
+      insertEventRows(this.db, events);
+    });
+    return result;
+  }
+
+  async getMany(tenant: Tenant, ids: string[]): Promise<User[]> {
+    if (ids.length === 0) return [];
+    const rows = statement(
+      this.db,
+      // CROSS JOIN keeps the id list as the outer loop: one primary-key probe per id.
+      'SELECT u.doc FROM json_each(@ids) AS j CROSS JOIN users AS u ON u.id = j.value WHERE u.project_id = @p AND u.live = @l',
+    ).all({ ids: JSON.stringify(ids), p: tenant.projectId, l: tenant.live ? 1 : 0 }) as Array<{ doc: string }>;
+    return rows.map((r) => JSON.parse(r.doc) as User);
+  }
+
+  async locations(tenant: Tenant): Promise<UserLocation[]> {
+    const rows = statement(
+      this.db,
+      `SELECT id, json_extract(doc, '$.location') AS loc, json_extract(doc, '$.metadata') AS md FROM users
+       WHERE project_id = ? AND live = ? AND json_extract(doc, '$.location') IS NOT NULL`,
+    ).all(tenant.projectId, tenant.live ? 1 : 0) as Array<{ id: string; loc: string; md: string | null }>;
+    return rows.map((r) => ({
+      id: r.id,
+      location: JSON.parse(r.loc) as Position,
+      metadata: r.md ? JSON.parse(r.md) : null,
+    }));
+  }
+}
+
+/**
+ * Writes a tracked user; membership rows are rewritten only when the set of fences changed, else
+ * just re-stamped (they page by the user's updatedAt). `before` is null for a user not yet stored.
+ */
+function saveTrackedUserRows(db: SqliteDb, user: User, before: GeofenceMembership[] | null): void {
+  const same =
+    before !== null &&
+    before.length === user.geofences.length &&
+    before.every((m, i) => m.geofenceId === user.geofences[i]?.geofenceId);
+  if (!same) {
+    saveUserRows(db, user);
+    return;
+  }
+  saveUserRow(db, user);
+  if (user.geofences.length > 0) {
+    statement(db, 'UPDATE user_geofences SET updated_at = ? WHERE user_pk = ?').run(user.updatedAt, user.id);
+  }
 }
 
 /** Writes the user row and its membership rows; call inside a write transaction. */
 export function saveUserRows(db: SqliteDb, user: User): void {
   const live = user.live ? 1 : 0;
+  saveUserRow(db, user);
+  statement(db, 'DELETE FROM user_geofences WHERE user_pk = ?').run(user.id);
+  const insert = statement(
+    db,
+    'INSERT INTO user_geofences (project_id, live, geofence_id, user_pk, updated_at) VALUES (?, ?, ?, ?, ?)',
+  );
+  for (const m of user.geofences) insert.run(user.projectId, live, m.geofenceId, user.id, user.updatedAt);
+}
+
+function saveUserRow(db: SqliteDb, user: User): void {
   statement(
     db,
     `INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, doc)
@@ -65,17 +158,11 @@ export function saveUserRows(db: SqliteDb, user: User): void {
   ).run({
     id: user.id,
     p: user.projectId,
-    l: live,
+    l: user.live ? 1 : 0,
     userId: user.userId,
     deviceId: user.deviceId,
     createdAt: user.createdAt,
     updatedAt: user.updatedAt,
     doc: JSON.stringify(user),
   });
-  statement(db, 'DELETE FROM user_geofences WHERE user_pk = ?').run(user.id);
-  const insert = statement(
-    db,
-    'INSERT INTO user_geofences (project_id, live, geofence_id, user_pk, updated_at) VALUES (?, ?, ?, ?, ?)',
-  );
-  for (const m of user.geofences) insert.run(user.projectId, live, m.geofenceId, user.id, user.updatedAt);
 }

@@ -1,0 +1,20 @@
+import { auth, measure } from '../lib/load.js';
+import type { BenchContext, BenchResult, Scenario } from '../lib/types.js';
+import { metroPoint, seedGeofences, tenantOfKey } from './metro-seed.js';
+
+/** Issue 3 budget: GET /v1/context >= 20,000 req/s, over 100,000 metro geofences. */
+export async function run(ctx: BenchContext): Promise<BenchResult[]> {
+  const tenant = await tenantOfKey(ctx.dataDir, ctx.keys.publishable);
+  await seedGeofences(ctx.dataDir, tenant, 0, Number(process.env.BENCH_CONTEXT_FENCES ?? 100_000));
+  const headers = auth(ctx.keys.publishable);
+  const requests = Array.from({ length: 10_000 }, () => {
+    const [lon, lat] = metroPoint();
+    return { path: `/v1/context?coordinates=${lat.toFixed(6)},${lon.toFixed(6)}`, headers };
+  });
+  // The first call loads the index; do it before the clock starts.
+  const first = await fetch(`${ctx.url}${requests[0]!.path}`, { headers });
+  if (!first.ok) throw new Error(`context warm-up failed: ${first.status}`);
+  return [await measure(ctx, 'GET /v1/context (100,000 geofences)', requests)];
+}
+
+export const context: Scenario = { name: 'context', run };

@@ -1,0 +1,61 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Config } from '../config.js';
+import { importDma } from '../geodata/import-dma.js';
+import { importPostal } from '../geodata/import-postal.js';
+import { formatImportSummary, type ImportSummary } from '../geodata/manifest.js';
+import { importWorld } from '../geodata/world/import-world.js';
+import { progressBar } from './progress-bar.js';
+
+const USAGE = `import needs a source:
+  npm run cli -- import world                     build the world pack from the installed npm packages
+  npm run cli -- import dma <county-dma.csv>      county FIPS -> DMA table (county_fips,county_name,state,dma_code,dma_name)
+  npm run cli -- import postal <zcta.geojson>     Census ZCTA polygons`;
+
+/**
+ * `import world | dma <csv> | postal <geojson>`: builds or replaces one layer of the pack under
+ * GEODATA_DIR and prints what it loaded. A running server on that pack reloads it by itself.
+ */
+export async function importCommand(config: Config, args: string[]): Promise<number> {
+  const [source, file, ...extra] = args;
+  if (extra.length > 0) return fail(`import ${source}: unexpected argument "${extra[0]}".\n${USAGE}`);
+  try {
+    switch (source) {
+      case 'world':
+        if (file) return fail(`import world takes no file (it reads the installed npm packages), got "${file}".`);
+        return done(await buildWorldPack(config.geodataDir));
+      case 'dma':
+        return done(await importDma(config.geodataDir, inputFile('dma', file, '<county-dma.csv>')));
+      case 'postal':
+        return done(await importPostal(config.geodataDir, inputFile('postal', file, '<zcta.geojson>')));
+      default:
+        return fail(`${source ? `import: unknown source "${source}".\n` : ''}${USAGE}`);
+    }
+  } catch (err) {
+    process.stderr.write(`import ${source} failed: ${(err as Error).message}\n`);
+    return 1;
+  }
+}
+
+/** Builds the world pack with a progress bar on stderr (also what the first `serve` runs). */
+export function buildWorldPack(geodataDir: string): Promise<ImportSummary> {
+  return importWorld(geodataDir, { onProgress: progressBar('Building the world data pack') });
+}
+
+function inputFile(source: string, file: string | undefined, placeholder: string): string {
+  if (!file) throw new Error(`a file is needed: npm run cli -- import ${source} ${placeholder}`);
+  const path = resolve(file);
+  if (!existsSync(path) || !statSync(path).isFile()) throw new Error(`no file at ${path}`);
+  return path;
+}
+
+function done(summary: ImportSummary): number {
+  process.stdout.write(`${formatImportSummary(summary)}\n`);
+  process.stdout.write('A running server on this pack picks the change up within a few seconds.\n');
+  return 0;
+}
+
+function fail(message: string): number {
+  process.stderr.write(`${message}\n`);
+  return 2;
+}

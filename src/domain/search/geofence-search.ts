@@ -1,0 +1,51 @@
+import type { Position } from '../../geo/types.js';
+import type { Clock } from '../clock.js';
+import { type Geofence, isGeofenceEnabled, isGeofenceLive } from '../geofences/geofence.js';
+import type { PreparedGeofence } from '../geofences/prepared-geofence.js';
+import type { Metadata } from '../metadata.js';
+import type { Tenant } from '../tenant.js';
+import type { GeofenceIndexRegistry } from '../tracking/geofence-index-registry.js';
+import { matchesMetadata } from './matches-metadata.js';
+
+export interface GeofenceSearchQuery {
+  /** `[lon, lat]`. */
+  near: Position;
+  radiusMeters: number;
+  /** Keep fences whose tag is one of these. */
+  tags?: string[] | undefined;
+  metadata?: Metadata | undefined;
+  limit: number;
+}
+
+export interface GeofenceHit {
+  geofence: Geofence;
+  /** Meters from `near` to the fence: 0 inside, else to its boundary. */
+  distanceMeters: number;
+}
+
+/** Geofences near a point, from the tenant's spatial index. */
+export class GeofenceSearch {
+  constructor(
+    private readonly indexes: GeofenceIndexRegistry,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Fences within `radiusMeters` of `near` (distance to the nearest point of the fence, 0 inside),
+   * nearest first. Only fences that generate events now are returned (enabled, not past disableAfter
+   * or deleteAfter): clients sync these to monitor them on the device.
+   */
+  async near(tenant: Tenant, q: GeofenceSearchQuery): Promise<GeofenceHit[]> {
+    const index = await this.indexes.get(tenant);
+    const now = this.clock.now();
+    const tags = q.tags && q.tags.length > 0 ? new Set(q.tags) : null;
+    const filter = ({ geofence: g }: PreparedGeofence) =>
+      isGeofenceLive(g, now) &&
+      isGeofenceEnabled(g, now) &&
+      (tags === null || (g.tag !== null && tags.has(g.tag))) &&
+      matchesMetadata(g.metadata, q.metadata);
+    return index
+      .near(q.near[0], q.near[1], q.radiusMeters, { limit: q.limit, filter })
+      .map((hit) => ({ geofence: hit.geofence.geofence, distanceMeters: hit.distanceMeters }));
+  }
+}

@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { UserLocationIndex } from './user-location-index.js';
+
+describe('UserLocationIndex', () => {
+  it('finds users within a radius, nearest first, boundary-safe across the antimeridian', () => {
+    const index = new UserLocationIndex();
+    index.load([
+      { id: 'east', location: [179.998, 0], metadata: null },
+      { id: 'west', location: [-179.999, 0], metadata: { role: 'driver' } },
+      { id: 'far', location: [170, 0], metadata: null },
+    ]);
+    const hits = index.within([180, 0], 1000, () => true);
+    assert.deepEqual(
+      hits.map((h) => h.id),
+      ['west', 'east'],
+    );
+    assert.ok(hits.every((h) => h.distanceMeters < 250));
+    assert.deepEqual(
+      index.within([180, 0], 1000, (m) => m?.role === 'driver').map((h) => h.id),
+      ['west'],
+    );
+  });
+
+  it('moves and removes users', () => {
+    const index = new UserLocationIndex();
+    index.upsert('a', [0, 0], null);
+    index.upsert('a', [10, 10], null);
+    assert.deepEqual(
+      index.within([0, 0], 1000, () => true),
+      [],
+    );
+    assert.equal(index.within([10, 10], 10, () => true)[0]?.id, 'a');
+    index.remove('a');
+    assert.equal(index.size, 0);
+    assert.deepEqual(
+      index.within([10, 10], 10, () => true),
+      [],
+    );
+  });
+});

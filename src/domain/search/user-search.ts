@@ -1,0 +1,77 @@
+import { distanceMeters } from '../../geo/distance-meters.js';
+import type { Position } from '../../geo/types.js';
+import type { UserStore } from '../../storage/store.js';
+import type { Clock } from '../clock.js';
+import { type Geofence, isGeofenceLive } from '../geofences/geofence.js';
+import type { Metadata } from '../metadata.js';
+import type { Tenant } from '../tenant.js';
+import type { GeofenceIndexRegistry } from '../tracking/geofence-index-registry.js';
+import type { User } from '../users/user.js';
+import { matchesMetadata } from './matches-metadata.js';
+import type { UserLocationRegistry } from './user-location-registry.js';
+
+export interface UserSearchQuery {
+  /** `[lon, lat]`. */
+  near: Position;
+  /** Great-circle meters (travel-time searches convert minutes first, see `travelMeters`). */
+  radiusMeters: number;
+  metadata?: Metadata | undefined;
+  limit: number;
+}
+
+export interface UserHit {
+  user: User;
+  distanceMeters: number;
+  /** The fences the user is in, as they are now. */
+  geofences: Geofence[];
+}
+
+/** Users near a point: candidates from the in-memory location index, confirmed against the store. */
+export class UserSearch {
+  constructor(
+    private readonly users: Pick<UserStore, 'getMany'>,
+    private readonly locations: UserLocationRegistry,
+    private readonly indexes: GeofenceIndexRegistry,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Users whose last location is within `radiusMeters` of `near` (boundary included), nearest first,
+   * at most `limit`. The store has the last word: users deleted since they were indexed are dropped
+   * (and leave the index), and distance and metadata are checked on the stored record.
+   */
+  async near(tenant: Tenant, q: UserSearchQuery): Promise<UserHit[]> {
+    const index = await this.locations.get(tenant);
+    const candidates = index.within(q.near, q.radiusMeters, (m) => matchesMetadata(m, q.metadata));
+    const hits: Array<{ user: User; distanceMeters: number }> = [];
+    for (let start = 0; start < candidates.length && hits.length < q.limit; start += q.limit) {
+      const batch = candidates.slice(start, start + q.limit);
+      const found = new Map(
+        (
+          await this.users.getMany(
+            tenant,
+            batch.map((c) => c.id),
+          )
+        ).map((u) => [u.id, u]),
+      );
+      for (const c of batch) {
+        const user = found.get(c.id);
+        if (!user?.location) {
+          index.remove(c.id);
+          continue;
+        }
+        const d = distanceMeters(q.near, user.location);
+        if (d <= q.radiusMeters && matchesMetadata(user.metadata, q.metadata)) hits.push({ user, distanceMeters: d });
+      }
+    }
+    hits.sort((a, b) => a.distanceMeters - b.distanceMeters || (a.user.id < b.user.id ? -1 : 1));
+    const fences = await this.indexes.get(tenant);
+    const now = this.clock.now();
+    return hits.slice(0, q.limit).map((h) => ({
+      ...h,
+      geofences: h.user.geofences
+        .map((m) => fences.get(m.geofenceId)?.geofence)
+        .filter((g): g is Geofence => g !== undefined && isGeofenceLive(g, now)),
+    }));
+  }
+}

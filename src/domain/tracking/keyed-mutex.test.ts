@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { KeyedMutex } from './keyed-mutex.js';
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+
+describe('KeyedMutex', () => {
+  it('runs holders of one key one at a time, in arrival order', async () => {
+    const mutex = new KeyedMutex();
+    const log: string[] = [];
+    const run = async (name: string) => {
+      const release = await mutex.lock(['k']);
+      log.push(`${name} in`);
+      await tick();
+      log.push(`${name} out`);
+      release();
+    };
+    await Promise.all([run('a'), run('b'), run('c')]);
+    assert.deepEqual(log, ['a in', 'a out', 'b in', 'b out', 'c in', 'c out']);
+  });
+
+  it('lets different keys proceed together', async () => {
+    const mutex = new KeyedMutex();
+    const a = await mutex.lock(['a']);
+    const b = await Promise.race([mutex.lock(['b']), tick().then(() => null)]);
+    assert.ok(b, 'b must not wait for a');
+    a();
+    b();
+  });
+
+  it('takes overlapping key sets in sorted order, so crossed requests all finish', async () => {
+    const mutex = new KeyedMutex();
+    const order: string[] = [];
+    const run = async (keys: string[], name: string) => {
+      const release = await mutex.lock(keys);
+      order.push(name);
+      await tick();
+      release();
+    };
+    await Promise.all([run(['x', 'y'], 'first'), run(['y', 'x'], 'second'), run(['y'], 'third')]);
+    assert.deepEqual([...order].sort(), ['first', 'second', 'third']);
+  });
+
+  it('releases once however often release is called', async () => {
+    const mutex = new KeyedMutex();
+    const release = await mutex.lock(['k']);
+    release();
+    release();
+    const again = await mutex.lock(['k']);
+    const waiter = mutex.lock(['k']);
+    const raced = await Promise.race([waiter, tick().then(() => 'waiting')]);
+    assert.equal(raced, 'waiting');
+    again();
+    (await waiter)();
+  });
+});

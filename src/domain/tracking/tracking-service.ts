@@ -1,0 +1,70 @@
+import type { UserStore } from '../../storage/store.js';
+import type { Clock } from '../clock.js';
+import type { Tenant } from '../tenant.js';
+import type { User } from '../users/user.js';
+import type { GeofenceIndexRegistry } from './geofence-index-registry.js';
+import { KeyedMutex } from './keyed-mutex.js';
+import { trackUser } from './track.js';
+import type { TrackParticipant } from './track-participant.js';
+import type { TrackRequest, TrackResult } from './track-request.js';
+
+/** Called after a track committed, e.g. to move the user in the search index. */
+export type TrackedListener = (tenant: Tenant, user: User) => void;
+
+/**
+ * Location updates: `track` for one, `replay` for a client's offline buffer. Participants (trips
+ * now; places, regions, beacons later) join every update through `addParticipant`.
+ */
+export class TrackingService {
+  private readonly participants: TrackParticipant[] = [];
+  private readonly listeners = new Set<TrackedListener>();
+  private readonly mutex = new KeyedMutex();
+
+  constructor(
+    private readonly users: UserStore,
+    private readonly indexes: GeofenceIndexRegistry,
+    private readonly clock: Clock,
+    participants: readonly TrackParticipant[] = [],
+  ) {
+    this.participants.push(...participants);
+  }
+
+  /** Adds a participant that runs on every later track, after those added before it. */
+  addParticipant(participant: TrackParticipant): void {
+    this.participants.push(participant);
+  }
+
+  onTracked(listener: TrackedListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async track(req: TrackRequest): Promise<TrackResult> {
+    const deps = {
+      users: this.users,
+      indexes: this.indexes,
+      participants: this.participants,
+      mutex: this.mutex,
+      clock: this.clock,
+    };
+    const result = await trackUser(deps, req);
+    for (const l of this.listeners) l(req.tenant, result.user);
+    return result;
+  }
+
+  /**
+   * Updates buffered offline, applied one after another as if each had arrived in turn (the client
+   * sends them in chronological order), each in its own transaction. Returns every event and the
+   * state after the last update.
+   */
+  async replay(reqs: readonly TrackRequest[]): Promise<TrackResult> {
+    const events: TrackResult['events'] = [];
+    let last: TrackResult | undefined;
+    for (const req of reqs) {
+      last = await this.track({ ...req, replayed: true });
+      events.push(...last.events);
+    }
+    if (!last) throw new Error('replay needs at least one update');
+    return { ...last, events };
+  }
+}

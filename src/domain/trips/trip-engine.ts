@@ -1,0 +1,116 @@
+import type { Position } from '../../geo/types.js';
+import type { Router } from '../../routing/router.js';
+import type { GeofenceStore, TripStore, UserStore } from '../../storage/store.js';
+import type { Clock } from '../clock.js';
+import type { LocationEvent } from '../events/event.js';
+import type { Tenant } from '../tenant.js';
+import { KeyedMutex } from '../tracking/keyed-mutex.js';
+import { isTripActive, isTripStale, type Trip, type TripOptions } from './trip.js';
+import { type EventOrigin, tripEvents } from './trip-events.js';
+import { expiredTrip, startedTrip, type TripOwner, withStatus } from './trip-lifecycle.js';
+import { TripNavigator } from './trip-navigator.js';
+
+/** Who asks, and the project's expiry window (minutes without an update before a trip expires). */
+export interface TripContext {
+  tenant: Tenant;
+  expiryMinutes: number;
+}
+
+export interface TripDeps {
+  trips: TripStore;
+  users: UserStore;
+  geofences: GeofenceStore;
+  router: Router;
+  clock: Clock;
+  /** The trip in wire shape, for `user.trip` and event snapshots (the HTTP presenter, injected). */
+  snapshot: (trip: Trip) => Record<string, unknown>;
+}
+
+/** A trip after a change, with the events the change produced. */
+export interface TripChange {
+  trip: Trip;
+  events: LocationEvent[];
+}
+
+/**
+ * The trip engine shared by the API (`TripService`) and the track participant (`TripTracker`): starting,
+ * stopping, expiring, and the per-trip lock every read-modify-write of a trip takes.
+ */
+export class TripEngine {
+  readonly navigator: TripNavigator;
+  private readonly lock = new KeyedMutex();
+
+  constructor(readonly deps: TripDeps) {
+    this.navigator = new TripNavigator(deps.geofences, deps.router);
+  }
+
+  /** Runs `fn` holding the lock of one trip (by externalId, which names it from before it exists). */
+  locked<T>(tenant: Tenant, externalId: string, fn: () => Promise<T>): Promise<T> {
+    return this.lock.run(`${tenant.projectId}:${tenant.live}:${externalId}`, fn);
+  }
+
+  /** The trip, expired first when its window has passed (lazily: nothing runs in the background). */
+  async fresh(ctx: TripContext, trip: Trip): Promise<Trip> {
+    const now = this.deps.clock.now();
+    if (!isTripStale(trip, now, ctx.expiryMinutes)) return trip;
+    // A conditional update, not a save of `trip`: a track that just moved the trip on must not be undone.
+    await this.deps.trips.expireStale(ctx.tenant, now - ctx.expiryMinutes * 60_000);
+    return (await this.deps.trips.get(ctx.tenant, trip.id)) ?? expiredTrip(trip);
+  }
+
+  /** The owner's active trip: the user's own, else one waiting for its app ids; expired ones are not. */
+  async currentTrip(ctx: TripContext, owner: TripOwner): Promise<Trip | null> {
+    const trip = await this.deps.trips.activeFor(ctx.tenant, owner);
+    if (!trip) return null;
+    const current = await this.fresh(ctx, trip);
+    return current.status === 'expired' ? null : current;
+  }
+
+  /**
+   * Starts a trip for `owner` with ETA from `from` (`[lon, lat]`, when known). A user makes one trip
+   * at a time: a different trip in progress is canceled first. A trip with the same externalId is
+   * restarted in place (same `_id`, new options, its tracked points dropped).
+   */
+  async start(
+    ctx: TripContext,
+    owner: TripOwner,
+    options: TripOptions,
+    origin: EventOrigin | null,
+    from: Position | null,
+  ): Promise<TripChange> {
+    const events: LocationEvent[] = [];
+    const current = await this.currentTrip(ctx, owner);
+    if (current && current.externalId !== options.externalId) events.push(...(await this.cancel(ctx, current, origin)));
+    const started = await this.locked(ctx.tenant, options.externalId, async () => {
+      const now = this.deps.clock.now();
+      const existing = await this.deps.trips.getByExternalId(ctx.tenant, options.externalId);
+      const trip = await this.navigator.withEta(
+        ctx.tenant,
+        startedTrip(ctx.tenant, owner, options, now, existing),
+        from,
+        now,
+      );
+      const made = tripEvents(['user.started_trip'], this.deps.snapshot(trip), origin);
+      await this.deps.trips.save(trip, { resetLocations: existing !== null, ...this.stored(made, origin) });
+      return { trip, events: made };
+    });
+    return { trip: started.trip, events: [...events, ...started.events] };
+  }
+
+  /** Events to store with a trip write: those of API changes (a track stores its own). */
+  stored(events: LocationEvent[], origin: EventOrigin | null): { events?: LocationEvent[] } {
+    return origin && !origin.byTrack ? { events } : {};
+  }
+
+  /** Cancels a trip in progress because its user starts another. */
+  async cancel(ctx: TripContext, trip: Trip, origin: EventOrigin | null): Promise<LocationEvent[]> {
+    return this.locked(ctx.tenant, trip.externalId, async () => {
+      const latest = await this.deps.trips.get(ctx.tenant, trip.id);
+      if (!latest || !isTripActive(latest)) return [];
+      const { trip: stopped, event } = withStatus(latest, 'canceled', this.deps.clock.now());
+      const made = tripEvents(event ? [event] : [], this.deps.snapshot(stopped), origin);
+      await this.deps.trips.save(stopped, this.stored(made, origin));
+      return made;
+    });
+  }
+}

@@ -1,0 +1,126 @@
+import type { TripListQuery } from '../../storage/store.js';
+import { notFound } from '../errors.js';
+import type { EventType } from '../events/event.js';
+import type { Page } from '../pagination.js';
+import type { Tenant } from '../tenant.js';
+import type { User } from '../users/user.js';
+import { isTripActive, type SettableTripStatus, type Trip, type TripLocation, type TripOptions } from './trip.js';
+import type { TripChange, TripContext, TripEngine } from './trip-engine.js';
+import { apiOrigin, tripEvents } from './trip-events.js';
+import { ownerOf, withOptions, withStatus } from './trip-lifecycle.js';
+
+/** What `PATCH /v1/trips/<id>` and `.../update` may change. */
+export interface TripUpdate {
+  options?: Partial<Omit<TripOptions, 'externalId'>>;
+  status?: SettableTripStatus | undefined;
+}
+
+/**
+ * Trips through the API: start, update, read, list. Events of these changes carry the user's last
+ * known location and are stored with the trip.
+ */
+export class TripService {
+  constructor(private readonly engine: TripEngine) {}
+
+  /**
+   * Starts a trip for the user named by `userId` (else `deviceId`). A user not seen yet gets the
+   * trip all the same: it waits for that user's first track, which claims it and emits
+   * `user.started_trip` (an event needs a location; the SDKs may start a trip before tracking).
+   */
+  async start(
+    ctx: TripContext,
+    who: { userId?: string | undefined; deviceId?: string | undefined },
+    options: TripOptions,
+  ): Promise<TripChange> {
+    const { clock, users } = this.engine.deps;
+    const now = clock.now();
+    await this.engine.navigator.requireDestination(
+      ctx.tenant,
+      options.destinationGeofenceTag ?? null,
+      options.destinationGeofenceExternalId ?? null,
+      now,
+    );
+    let user: User | null = null;
+    if (who.userId !== undefined) user = await users.get(ctx.tenant, who.userId);
+    if (!user && who.deviceId !== undefined) user = await users.get(ctx.tenant, who.deviceId);
+    const owner = user ? ownerOf(user) : { userPk: null, userId: who.userId ?? null, deviceId: who.deviceId ?? null };
+    return this.engine.start(ctx, owner, options, apiOrigin(user, now), user?.location ?? null);
+  }
+
+  /**
+   * Changes options and/or sets a status (PATCH). Setting an active status on a stopped trip
+   * restarts it, canceling whatever other trip its user has in progress.
+   */
+  async update(ctx: TripContext, id: string, param: string, change: TripUpdate): Promise<TripChange> {
+    const { deps, navigator } = this.engine;
+    const found = await this.find(ctx.tenant, id, param);
+    const other: TripChange['events'] = [];
+    if (change.status && !isTripActive(found) && isTripActive({ status: change.status })) {
+      const current = await this.engine.currentTrip(ctx, found);
+      const user = found.userPk !== null ? await deps.users.get(ctx.tenant, found.userPk) : null;
+      if (current && current.id !== found.id)
+        other.push(...(await this.engine.cancel(ctx, current, apiOrigin(user, deps.clock.now()))));
+    }
+    const changed = await this.engine.locked(ctx.tenant, found.externalId, async () => {
+      const now = deps.clock.now();
+      let trip = await this.engine.fresh(ctx, (await deps.trips.get(ctx.tenant, found.id)) ?? found);
+      const user = trip.userPk !== null ? await deps.users.get(ctx.tenant, trip.userPk) : null;
+      const types: EventType[] = [];
+      if (change.options) {
+        const next = withOptions(trip, change.options);
+        if (next.changed) {
+          const moved =
+            next.trip.destinationGeofenceTag !== trip.destinationGeofenceTag ||
+            next.trip.destinationGeofenceExternalId !== trip.destinationGeofenceExternalId;
+          if (moved) {
+            await navigator.requireDestination(
+              ctx.tenant,
+              next.trip.destinationGeofenceTag,
+              next.trip.destinationGeofenceExternalId,
+              now,
+            );
+          }
+          trip = { ...next.trip, updatedAt: now };
+          if (next.rerouted) trip = await navigator.withEta(ctx.tenant, trip, user?.location ?? null, now);
+          types.push('user.updated_trip');
+        }
+      }
+      if (change.status) {
+        const next = withStatus(trip, change.status, now);
+        trip = next.trip;
+        if (next.event) types.push(next.event);
+      }
+      const origin = apiOrigin(user, now);
+      const events = tripEvents(types, deps.snapshot(trip), origin);
+      if (types.length > 0) await deps.trips.save(trip, this.engine.stored(events, origin));
+      return { trip, events };
+    });
+    return { trip: changed.trip, events: [...other, ...changed.events] };
+  }
+
+  /** By `_id` or `externalId`; an active trip past the project's expiry window reads as expired. */
+  async get(ctx: TripContext, id: string, param: string): Promise<Trip> {
+    return this.engine.fresh(ctx, await this.find(ctx.tenant, id, param));
+  }
+
+  /** Lists trips after expiring the stale ones, so `active` and `status` filters see the truth. */
+  async list(ctx: TripContext, query: TripListQuery): Promise<Page<Trip>> {
+    const { trips, clock } = this.engine.deps;
+    await trips.expireStale(ctx.tenant, clock.now() - ctx.expiryMinutes * 60_000);
+    return trips.list(ctx.tenant, query);
+  }
+
+  /** Tracked points of each trip, oldest first. */
+  locations(tenant: Tenant, trips: Trip[]): Promise<Map<string, TripLocation[]>> {
+    return this.engine.deps.trips.locations(
+      tenant,
+      trips.map((t) => t.id),
+    );
+  }
+
+  private async find(tenant: Tenant, id: string, param: string): Promise<Trip> {
+    const trip = await this.engine.deps.trips.get(tenant, id);
+    if (!trip) throw notFound('trip', param);
+    return trip;
+  }
+}

@@ -1,0 +1,67 @@
+import type { GeodataPack } from '../geodata/pack.js';
+import type { GeocodeAddress } from './address.js';
+import { entityAddress } from './entity.js';
+import { entryScores } from './entry-scores.js';
+import { mergeMatches } from './forward-geocode.js';
+import type { GeocodeLayer } from './layers.js';
+import { bestNameMatches, type EntryScore, MatchWeight } from './name-matches.js';
+import { approxDistanceKm, distanceKm } from './nearest-locality.js';
+import { queryReadings } from './parse-query.js';
+import { plausibleReadings } from './region-words.js';
+
+/** Options of {@link autocomplete}. */
+export interface AutocompleteOptions {
+  /** `[lon, lat]` in degrees to favour results near. */
+  near?: [number, number];
+  /** Concrete layers to answer (see `expandLayers`); all when absent. */
+  layers?: Set<GeocodeLayer>;
+  /** 1–100, default 10; clamped into that range. */
+  limit?: number;
+  /** ISO 3166-1 alpha-2 code to restrict results to (any case). */
+  country?: string;
+}
+
+// The `near` bias: worth as much as six orders of magnitude of population at the point itself, fading
+// with distance (e-fold every 150 km), so a nearby town outranks a far city of the same name.
+const NEAR_WEIGHT = 3;
+const NEAR_SCALE_KM = 150;
+
+/**
+ * Completes a partial query: names that start with it or are one typo away (`honol`, `hnolulu`), over the
+ * same entities and qualifiers as `forwardGeocode` (`paris, t`). Ranked by how well the name matched (a
+ * whole word only a little above a prefix: `par` means Paris before Par), prominence (population) and
+ * closeness to `near`. Each result carries `distance` in metres from `near` when given.
+ */
+export function autocomplete(pack: GeodataPack, query: string, opts: AutocompleteOptions = {}): GeocodeAddress[] {
+  const limit = Math.min(100, Math.max(1, Math.floor(opts.limit ?? 10)));
+  const { prominence, lon, lat } = entryScores(pack);
+  const near = opts.near;
+  const score: EntryScore = (e, weight) => {
+    const s = Math.min(weight, MatchWeight.prefix + 0.5) + 0.5 * prominence[e]!;
+    if (!near) return s;
+    return s + NEAR_WEIGHT * Math.exp(-approxDistanceKm(near[0], near[1], lon[e]!, lat[e]!) / NEAR_SCALE_KM);
+  };
+  const readings = plausibleReadings(pack, queryReadings(query), true);
+  const lists = readings.map((r, i) =>
+    bestNameMatches(
+      pack,
+      r.name,
+      {
+        layers: opts.layers,
+        country: opts.country?.toUpperCase(),
+        qualifiers: r.qualifiers,
+        qualifierPrefix: true,
+        prefix: true,
+        // Typos on the whole query (or its name before a comma) only: split readings repeat the variants.
+        typos: i === 0,
+      },
+      score,
+      limit,
+    ),
+  );
+  return mergeMatches(lists, limit).map((m) => {
+    const address = entityAddress(pack, m);
+    if (near) address.distance = Math.round(distanceKm(near[0], near[1], address.longitude, address.latitude) * 1000);
+    return address;
+  });
+}

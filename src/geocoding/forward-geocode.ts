@@ -1,0 +1,66 @@
+import type { GeodataPack } from '../geodata/pack.js';
+import type { GeocodeAddress } from './address.js';
+import { entityAddress } from './entity.js';
+import { entryScores } from './entry-scores.js';
+import type { GeocodeLayer } from './layers.js';
+import { bestNameMatches, type EntryScore, type MatchOptions, type NameMatch } from './name-matches.js';
+import { queryReadings } from './parse-query.js';
+import { plausibleReadings } from './region-words.js';
+
+/** Options of {@link forwardGeocode}. */
+export interface ForwardOptions {
+  /** Concrete layers to answer (see `expandLayers`); all when absent. */
+  layers?: Set<GeocodeLayer>;
+  /** ISO 3166-1 alpha-2 code to restrict results to (any case). */
+  country?: string;
+  /** Most results to return; 10 by default. */
+  limit?: number;
+}
+
+// A code (`HI`, `LI`) typed alone almost always means the area it codes, not a place of that name.
+const CODE_BONUS = 2;
+
+/**
+ * Forward geocodes a free-text query against the pack's names: localities, neighbourhoods, ZIP codes,
+ * counties, states and countries (codes too), optionally qualified (`paris, tx`, `paris texas`). Results whose
+ * name matches as typed come first, ranked by prominence (population; primary names before alternate ones),
+ * with `confidence: 'exact'`; only when nothing matches exactly are prefix and one-typo matches returned,
+ * with `confidence: 'fallback'`. Layers the pack cannot answer (place, address, street, intersection) give
+ * no results.
+ */
+export function forwardGeocode(pack: GeodataPack, query: string, opts: ForwardOptions = {}): GeocodeAddress[] {
+  const limit = opts.limit ?? 10;
+  const { prominence } = entryScores(pack);
+  const base = { layers: opts.layers, country: opts.country?.toUpperCase() };
+  const all = queryReadings(query);
+  const readings = plausibleReadings(pack, all, false);
+
+  const exactScore: EntryScore = (e, weight, byCode) => weight + prominence[e]! + (byCode ? CODE_BONUS : 0);
+  const exact = readings.map((r) =>
+    bestNameMatches(pack, r.name, { ...base, qualifiers: r.qualifiers }, exactScore, limit),
+  );
+  const exactTop = mergeMatches(exact, limit);
+  if (exactTop.length > 0) return exactTop.map((m) => ({ ...entityAddress(pack, m), confidence: 'exact' as const }));
+
+  // A qualifier that names no area (`honolulu, oahu`) still leaves the name to look up, as a fallback.
+  const first = all[0];
+  if (first && first.qualifiers.length > 0 && !readings.includes(first))
+    readings.push({ name: first.name, qualifiers: [] });
+  const looseScore: EntryScore = (e, weight) => weight + 0.5 * prominence[e]!;
+  const loose = readings.map((r) => {
+    const o: MatchOptions = { ...base, qualifiers: r.qualifiers, prefix: true, typos: true };
+    return bestNameMatches(pack, r.name, o, looseScore, limit);
+  });
+  return mergeMatches(loose, limit).map((m) => ({ ...entityAddress(pack, m), confidence: 'fallback' as const }));
+}
+
+/** The `limit` best of several readings' matches, one per entity (readings can find the same one twice). */
+export function mergeMatches(lists: NameMatch[][], limit: number): NameMatch[] {
+  const best = new Map<number, NameMatch>();
+  for (const m of lists.flat()) {
+    const key = m.kind * 2 ** 25 + m.id;
+    const seen = best.get(key);
+    if (!seen || m.score > seen.score) best.set(key, m);
+  }
+  return [...best.values()].sort((a, b) => b.score - a.score).slice(0, limit);
+}

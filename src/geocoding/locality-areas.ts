@@ -1,0 +1,46 @@
+import type { GeodataPack } from '../geodata/pack.js';
+
+interface AreaSlots {
+  /** Per place: 1 + index of its (area, admin-1 area) pair, 0 until first asked. */
+  slot: Int32Array;
+  byPair: Map<string, number>;
+  /** Values cached per pair, by cache name. */
+  values: Map<string, unknown[]>;
+}
+
+const slots = new WeakMap<GeodataPack, AreaSlots>();
+
+/**
+ * A value that depends only on a place's areas (GeoNames area and admin-1 area: state, county, country
+ * names and codes), computed once per area pair and shared by its places: autocomplete builds such values
+ * for thousands of candidates per query, from only a few thousand distinct pairs.
+ * @param name which value (one cache per name)
+ * @param id locality row
+ * @param compute builds the value from any place of the pair (the first one asked)
+ */
+export function perLocalityArea<T>(pack: GeodataPack, name: string, id: number, compute: (id: number) => T): T {
+  let s = slots.get(pack);
+  if (!s) {
+    s = { slot: new Int32Array(pack.localities.count), byPair: new Map(), values: new Map() };
+    slots.set(pack, s);
+  }
+  let slot = s.slot[id]!;
+  if (slot === 0) {
+    const c = pack.localities.columns;
+    const pair = `${c.area[id]}:${c.admin1Area[id]}`;
+    slot = s.byPair.get(pair) ?? s.byPair.size + 1;
+    s.byPair.set(pair, slot);
+    s.slot[id] = slot;
+  }
+  let values = s.values.get(name);
+  if (!values) {
+    values = [];
+    s.values.set(name, values);
+  }
+  let value = values[slot] as T | undefined;
+  if (value === undefined) {
+    value = compute(id);
+    values[slot] = value;
+  }
+  return value;
+}

@@ -1,0 +1,179 @@
+import { NameFlag, type NameKind } from '../geodata/name-index.js';
+import type { GeodataPack } from '../geodata/pack.js';
+import { CandidateList } from './candidate-list.js';
+import { type Entity, entityCountryCode, entityLayer, entityQualifiers } from './entity.js';
+import type { GeocodeLayer } from './layers.js';
+import { viableTypoVariants } from './typo-variants.js';
+
+/**
+ * How well a name matched, as a ranking weight: exact beats prefix beats a one-typo match, and a primary
+ * name beats an alternate one by {@link ALTERNATE_PENALTY} (`san fr` is San Francisco before Quito, whose
+ * alternate name is San Francisco de Quito).
+ */
+export const MatchWeight = { exact: 4, prefix: 2, typoExact: 1.6, typoPrefix: 1 } as const;
+export const ALTERNATE_PENALTY = 1;
+
+/** An entity whose name matched, with its score. */
+export interface NameMatch extends Entity {
+  score: number;
+  /** Matched a code (`HI`, `LI`, `USA`) rather than a name. */
+  byCode: boolean;
+}
+
+/** What {@link bestNameMatches} looks for and which entities it keeps. */
+export interface MatchOptions {
+  /** Keep entities of these layers only (all when absent). */
+  layers?: Set<GeocodeLayer>;
+  /** Keep entities in this country only (ISO alpha-2, upper case). */
+  country?: string;
+  /** Normalized words each of which must name the entity's state, county or country. */
+  qualifiers: string[];
+  /** Let the last qualifier be the start of such a word (autocomplete). */
+  qualifierPrefix?: boolean;
+  /** Also match names that start with `name` (autocomplete). */
+  prefix?: boolean;
+  /** Also match names one edit away from `name` (at least 4 letters) when fewer than `limit` match as typed. */
+  typos?: boolean;
+}
+
+/** Scores a matched index entry from its match weight; higher is better. */
+export type EntryScore = (entry: number, weight: number, byCode: boolean) => number;
+
+// A typo reading such as `par` of `pari` could pull in thousands of names; they are a fallback, so only
+// the first ones (in key order) are looked at.
+const TYPO_PREFIX_SCAN = 200;
+const TYPO_MIN_LENGTH = 4;
+
+/**
+ * The `limit` best-scoring entities whose names match `name` (normalized) by the rules of `opts`, best first,
+ * one per entity. Candidates are scored from typed arrays first and only the best are checked against the
+ * layer, country and qualifier filters, so a one-letter prefix over 20,000 names stays at a few ms.
+ */
+export function bestNameMatches(
+  pack: GeodataPack,
+  name: string,
+  opts: MatchOptions,
+  score: EntryScore,
+  limit: number,
+): NameMatch[] {
+  const { names } = pack;
+  const list = shared;
+  list.clear();
+  const add = (entry: number, tierWeight: number) => {
+    const flags = names.flags[entry]!;
+    const weight = flags & NameFlag.alternate ? tierWeight - ALTERNATE_PENALTY : tierWeight;
+    list.push(entry, score(entry, weight, (flags & NameFlag.code) !== 0));
+  };
+  const isCode = (e: number) => (names.flags[e]! & NameFlag.code) !== 0;
+  const [from, to] = names.exactRange(name);
+  for (let e = from; e < to; e++) add(e, MatchWeight.exact);
+  if (opts.prefix) {
+    const [pFrom, pTo] = names.prefixRange(name);
+    for (let e = pFrom; e < pTo; e++) if ((e < from || e >= to) && !isCode(e)) add(e, MatchWeight.prefix);
+  }
+  // Typos are a fallback: a query that already matches enough names as typed is taken as typed.
+  if (opts.typos && name.length >= TYPO_MIN_LENGTH && list.length < limit) {
+    // Only the variants that may start a name: the others cannot match and are most of them.
+    for (const variant of viableTypoVariants(name, names.prefixFilter())) {
+      const [vFrom, vTo] = names.exactRange(variant);
+      for (let e = vFrom; e < vTo; e++) if (!isCode(e)) add(e, MatchWeight.typoExact);
+      if (!opts.prefix || variant.length < TYPO_MIN_LENGTH) continue;
+      const [tFrom, tTo] = names.prefixRange(variant);
+      for (let e = tFrom; e < Math.min(tTo, tFrom + TYPO_PREFIX_SCAN); e++) {
+        if (!isCode(e)) add(e, MatchWeight.typoPrefix);
+      }
+    }
+  }
+  return pickBest(pack, list, opts, limit);
+}
+
+const shared = new CandidateList();
+
+// Takes candidates in score order until `limit` distinct entities pass the filters. Sorting only the top
+// slice (grown when filters reject too many) keeps big candidate lists cheap.
+function pickBest(pack: GeodataPack, list: CandidateList, opts: MatchOptions, limit: number): NameMatch[] {
+  const { names } = pack;
+  const { entries, scores } = list;
+  const out = new Map<number, NameMatch>();
+  const seen = new Set<number>();
+  const memo: QualifierMemo = new Map();
+  const entityOf = (entry: number): Entity => ({ kind: names.kinds[entry] as NameKind, id: names.ids[entry]! });
+  const take = (c: number) => {
+    const entry = entries[c]!;
+    const entity = entityOf(entry);
+    const key = entity.kind * 2 ** 25 + entity.id;
+    const byCode = (names.flags[entry]! & NameFlag.code) !== 0;
+    const previous = out.get(key);
+    if (previous) previous.byCode ||= byCode;
+    if (seen.has(key)) return;
+    seen.add(key);
+    if (accepts(pack, entity, opts, memo)) out.set(key, { ...entity, score: scores[c]!, byCode });
+  };
+  const filtered = opts.layers !== undefined || opts.country !== undefined || opts.qualifiers.length > 0;
+  const order = list.resetOrder();
+  let sorted = 0;
+  let slice = Math.min(order.length, limit * 4 + 16);
+  while (out.size < limit && sorted < order.length) {
+    if (sorted > 0 && filtered) {
+      // The filters rejected most of the best slice: check them once on every other candidate and rank
+      // only those that pass (`san` in a state starting `jose`: sorting 8,000 mostly rejected names cost more).
+      const rest = Array.from(order.subarray(sorted)).filter((c) => accepts(pack, entityOf(entries[c]!), opts, memo));
+      rest.sort((a, b) => scores[b]! - scores[a]!);
+      for (let k = 0; k < rest.length && out.size < limit; k++) take(rest[k]!);
+      break;
+    }
+    selectTop(order, scores, sorted, slice);
+    for (let k = sorted; k < slice && out.size < limit; k++) take(order[k]!);
+    sorted = slice;
+    slice = Math.min(order.length, slice * 8);
+  }
+  return [...out.values()];
+}
+
+/**
+ * Moves the best of `order[from..]` into `order[from..to)`, sorted by descending `scores[order[k]]`: a quickselect
+ * partitions the rest in linear time, then only the slice is sorted. Exported for its tests.
+ */
+export function selectTop(order: Uint32Array, scores: ArrayLike<number>, from: number, to: number): void {
+  let lo = from;
+  let hi = order.length - 1;
+  while (hi > lo && to - 1 < hi && to - 1 >= lo) {
+    const pivot = scores[order[(lo + hi) >>> 1]!]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (scores[order[i]!]! > pivot) i++;
+      while (scores[order[j]!]! < pivot) j--;
+      if (i <= j) {
+        const t = order[i]!;
+        order[i++] = order[j]!;
+        order[j--] = t;
+      }
+    }
+    if (to - 1 <= j) hi = j;
+    else if (to - 1 >= i) lo = i;
+    else break;
+  }
+  const slice = Array.from(order.subarray(from, to));
+  slice.sort((a, b) => scores[b]! - scores[a]!);
+  order.set(slice, from);
+}
+
+// Places of one area share one qualifier word list: the answer for a list holds for all of them.
+type QualifierMemo = Map<string[], boolean>;
+
+function accepts(pack: GeodataPack, e: Entity, opts: MatchOptions, memo: QualifierMemo): boolean {
+  if (opts.layers && !opts.layers.has(entityLayer(pack, e))) return false;
+  if (opts.country && entityCountryCode(pack, e) !== opts.country) return false;
+  if (opts.qualifiers.length === 0) return true;
+  const words = entityQualifiers(pack, e);
+  let ok = memo.get(words);
+  if (ok === undefined) {
+    const last = opts.qualifiers.length - 1;
+    ok = opts.qualifiers.every((q, i) =>
+      words.some((w) => w === q || (opts.qualifierPrefix && i === last && w.startsWith(q))),
+    );
+    memo.set(words, ok);
+  }
+  return ok;
+}

@@ -1,0 +1,79 @@
+import type { OpenPolygonLayer } from './layer-files.js';
+import type { CountryRecord, CountyRecord, DmaRecord, PostalAreaRecord, StateRecord } from './records.js';
+import type { ZipTable } from './zip-table.js';
+
+/** The areas that contain a point. Every field is absent when the pack has no answer. */
+export interface Regions {
+  country?: { code: string; name: string; flag: string };
+  /** US state (USPS code), or admin-1 elsewhere when the pack has it (ISO 3166-2 suffix). */
+  state?: { code: string; name: string };
+  /** US county; `code` is the 5-digit FIPS. */
+  county?: { code: string; name: string };
+  dma?: { code: string; name: string };
+  /** `approximate` when it is the nearest ZCTA point rather than a containing ZCTA polygon. */
+  postalCode?: { code: string; approximate: boolean };
+}
+
+/** The pack layers the lookup reads. */
+export interface RegionLayers {
+  countries: OpenPolygonLayer<CountryRecord>;
+  states: OpenPolygonLayer<StateRecord>;
+  counties: OpenPolygonLayer<CountyRecord>;
+  admin1: OpenPolygonLayer<StateRecord> | null;
+  dma: OpenPolygonLayer<DmaRecord> | undefined;
+  postal: OpenPolygonLayer<PostalAreaRecord> | undefined;
+  zips: ZipTable;
+}
+
+/** Countries whose addresses use US ZIP codes and whose states and counties come from us-atlas. */
+export const US_ZIP_COUNTRIES: ReadonlySet<string> = new Set(['US', 'PR', 'GU', 'VI', 'AS', 'MP', 'UM']);
+
+/**
+ * Returns `regionsAt(lon, lat)` over the given layers. Rules:
+ * - country: the country-coder polygon; its borders reach well out to sea (about the exclusive economic
+ *   zone), so an offshore point can have a country but no state, and international waters have none;
+ * - state: the us-atlas state where the country is US or a US territory (or where no country matched but a
+ *   state did: the two sources generalize coastlines differently), else the admin-1 polygon when present;
+ * - county: the us-atlas county, in the US only; dma: the operator's merged DMA polygon;
+ * - postalCode, in the US and its territories only: the imported ZCTA polygon containing the point, else,
+ *   on land (inside a us-atlas state), the nearest Census ZCTA internal point in the same state within
+ *   `ZIP_POINT_MAX_METERS` (approximate).
+ */
+export function regionLookup(layers: RegionLayers): (lon: number, lat: number) => Regions {
+  const { countries, states, counties, admin1, dma, postal, zips } = layers;
+  const byCode = new Map(countries.records.map((c) => [c.code, c]));
+  return (lon, lat) => {
+    const out: Regions = {};
+    let country = countries.records[countries.index.find(lon, lat)];
+    const usFamily = !country || US_ZIP_COUNTRIES.has(country.code);
+    const usState = usFamily ? states.records[states.index.find(lon, lat)] : undefined;
+    if (usState) {
+      out.state = { code: usState.code, name: usState.name };
+      country ??= byCode.get(US_ZIP_COUNTRIES.has(usState.code) ? usState.code : 'US');
+    } else if (admin1) {
+      const area = admin1.records[admin1.index.find(lon, lat)];
+      if (area && (!country || area.countryCode === country.code)) {
+        out.state = { code: area.code, name: area.name };
+        country ??= byCode.get(area.countryCode);
+      }
+    }
+    if (country) out.country = { code: country.code, name: country.name, flag: country.flag };
+    if (usState) {
+      const county = counties.records[counties.index.find(lon, lat)];
+      if (county) out.county = { code: county.fips, name: county.name };
+    }
+    if (dma) {
+      const area = dma.records[dma.index.find(lon, lat)];
+      if (area) out.dma = { code: area.code, name: area.name };
+    }
+    if (country && US_ZIP_COUNTRIES.has(country.code)) {
+      const area = postal?.records[postal.index.find(lon, lat)];
+      if (area) out.postalCode = { code: area.code, approximate: false };
+      else if (usState) {
+        const zip = zips.nearest(lon, lat, usState.code);
+        if (zip >= 0) out.postalCode = { code: zips.columns.code[zip]!, approximate: true };
+      }
+    }
+    return out;
+  };
+}

@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../context.js';
+import { defineRoute } from '../define-route.js';
+import { cursor, listLimit, pathSegment } from '../params/common.js';
+import { commaList, str } from '../params/index.js';
+import { presentEvent } from '../presenters/event-presenter.js';
+
+/** Stored events (beyond the spec: every user of such a service needs to read what happened). */
+export function eventRoutes(app: FastifyInstance, { services }: AppDeps): void {
+  const tag = 'Events';
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/events',
+      auth: 'secret',
+      tag,
+      summary: 'List events, newest first',
+      query: {
+        limit: listLimit(),
+        createdBefore: cursor(),
+        createdAfter: cursor(),
+        type: commaList({ max: 50 }).describe('event types, comma-separated'),
+        userId: str({ maxLength: 256 }).describe("the user's _id or userId"),
+      },
+    },
+    async ({ query, tenant }) => {
+      const page = await services.events.list(tenant, {
+        limit: query.limit,
+        before: query.createdBefore,
+        after: query.createdAfter,
+        types: query.type,
+        userId: query.userId,
+      });
+      return { meta: { hasMore: page.hasMore }, events: page.items.map(presentEvent) };
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/events/:id',
+      auth: 'secret',
+      tag,
+      summary: 'Get an event',
+      params: { id: pathSegment() },
+    },
+    async ({ params, tenant }) => ({ event: presentEvent(await services.events.get(tenant, params.id)) }),
+  );
+}

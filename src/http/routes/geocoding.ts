@@ -1,0 +1,96 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../context.js';
+import { defineRoute } from '../define-route.js';
+import { searchLimit } from '../params/common.js';
+import { countryCode, ipAddress, layers } from '../params/geocode.js';
+import { latLng, str } from '../params/index.js';
+
+const query = () => str({ maxLength: 512 }).required();
+
+/** Forward, reverse and IP geocoding, autocomplete, and the credits of the data behind them. */
+export function geocodingRoutes(app: FastifyInstance, { services }: AppDeps): void {
+  const { geocoding } = services;
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/geocode/forward',
+      auth: 'publishable',
+      tag: 'Geocoding',
+      summary: 'Addresses for a free-text query (coarse layers: localities, postal codes, counties, states, countries)',
+      query: { query: query(), layers: layers(), country: countryCode() },
+    },
+    ({ query: q }) => ({ addresses: geocoding.forward(q.query, { layers: q.layers, country: q.country }) }),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/geocode/reverse',
+      auth: 'publishable',
+      tag: 'Geocoding',
+      summary: 'Addresses at coordinates, finest layer first, with distance in meters',
+      query: { coordinates: latLng().required(), layers: layers() },
+    },
+    ({ query: q }) => ({ addresses: geocoding.reverse(q.coordinates, q.layers) }),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/geocode/ip',
+      auth: 'publishable',
+      tag: 'Geocoding',
+      summary: 'Location of an IP address (default: the request address; X-Forwarded-For with TRUST_PROXY)',
+      query: { ip: ipAddress() },
+    },
+    ({ query: q, req }) => {
+      const found = geocoding.ip(q.ip ?? req.ip, q.ip === undefined);
+      return { address: found.address, proxy: found.proxy, ip: found.ip };
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/search/autocomplete',
+      auth: 'publishable',
+      tag: 'Search',
+      summary: 'Completions of a partial query, prefix and typo tolerant, biased toward near (else the request IP)',
+      query: {
+        query: query(),
+        near: latLng(),
+        layers: layers(),
+        limit: searchLimit(),
+        country: countryCode(),
+        // radar-sdk-js names the filter countryCode; the mobile SDKs name it country.
+        countryCode: countryCode(),
+      },
+    },
+    ({ query: q, req }) => ({
+      addresses: geocoding.autocomplete(q.query, {
+        near: q.near,
+        nearIp: req.ip,
+        layers: q.layers,
+        limit: q.limit,
+        country: q.country ?? q.countryCode,
+      }),
+    }),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/attribution',
+      auth: 'none',
+      tag: 'Geocoding',
+      summary: 'Sources of the reference data, their licences and the attribution text to show',
+    },
+    () => geocoding.attribution(),
+  );
+}

@@ -1,0 +1,92 @@
+import type { FastifyInstance } from 'fastify';
+import { invalidParam } from '../../domain/errors.js';
+import { travelMeters } from '../../domain/search/travel-speed.js';
+import type { AppDeps } from '../context.js';
+import { defineRoute } from '../define-route.js';
+import { searchLimit, searchRadius } from '../params/common.js';
+import { bool, commaList, latLng, metadata, num, oneOf } from '../params/index.js';
+import { presentGeofence } from '../presenters/geofence-presenter.js';
+import { presentUser } from '../presenters/user-presenter.js';
+
+const RADIUS_METERS = { min: 100, max: 10_000, default: 1000 };
+const RADIUS_MINUTES = { min: 1, max: 10_000, default: 10 };
+
+export function searchRoutes(app: FastifyInstance, { services, clock }: AppDeps): void {
+  const tag = 'Search';
+  // Type-inferred filters; the web SDK's `metadata=[object Object]` is dropped, not refused.
+  const metadataFilter = () => metadata({ inferTypes: true, ignoreGarbage: true });
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/search/geofences',
+      auth: 'publishable',
+      tag,
+      summary: 'Geofences near a point, nearest first',
+      query: {
+        near: latLng().required(),
+        radius: searchRadius(),
+        tags: commaList({ max: 100 }),
+        metadata: metadataFilter(),
+        limit: searchLimit(),
+        includeGeometry: bool().default(true),
+      },
+    },
+    async ({ query, tenant }) => {
+      const hits = await services.geofenceSearch.near(tenant, {
+        near: query.near,
+        radiusMeters: query.radius,
+        tags: query.tags,
+        metadata: query.metadata,
+        limit: query.limit,
+      });
+      const now = clock.now();
+      return { geofences: hits.map((h) => presentGeofence(h.geofence, now, { geometry: query.includeGeometry })) };
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/search/users',
+      auth: 'secret',
+      tag,
+      summary: 'Users near a point, nearest first',
+      query: {
+        near: latLng().required(),
+        radius: num({ min: 0, exclusiveMin: true }).describe(
+          'meters (100-10000, default 1000); with mode, minutes of travel (1-10000, default 10)',
+        ),
+        mode: oneOf(['foot', 'bike', 'car'] as const),
+        metadata: metadataFilter(),
+        limit: searchLimit(),
+      },
+    },
+    async ({ query, tenant }) => {
+      const bounds = query.mode ? RADIUS_MINUTES : RADIUS_METERS;
+      const radius = query.radius ?? bounds.default;
+      if (radius < bounds.min || radius > bounds.max) {
+        const unit = query.mode ? 'minutes of travel, as mode is given' : 'meters';
+        throw invalidParam('radius', `must be a number between ${bounds.min} and ${bounds.max} (${unit}).`);
+      }
+      const hits = await services.userSearch.near(tenant, {
+        near: query.near,
+        // Travel time is estimated from straight-line distance until road routing lands.
+        radiusMeters: query.mode ? travelMeters(query.mode, radius) : radius,
+        metadata: query.metadata,
+        limit: query.limit,
+      });
+      const now = clock.now();
+      return {
+        users: hits.map((h) =>
+          presentUser(
+            h.user,
+            h.geofences.map((g) => presentGeofence(g, now, { geometry: false })),
+          ),
+        ),
+      };
+    },
+  );
+}

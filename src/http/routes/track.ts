@@ -1,0 +1,166 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, invalidParam } from '../../domain/errors.js';
+import type { Tenant } from '../../domain/tenant.js';
+import type { TrackRequest, TrackResult } from '../../domain/tracking/track-request.js';
+import type { DeviceType } from '../../domain/users/user.js';
+import type { RateRule } from '../../ratelimit/rate-limiter.js';
+import type { AppDeps } from '../context.js';
+import { defineRoute } from '../define-route.js';
+import {
+  bool,
+  datetime,
+  metadata,
+  num,
+  oneOf,
+  type Parsed,
+  param,
+  parseParams,
+  str,
+  toNumber,
+} from '../params/index.js';
+import { applyRateHeaders, rateLimited } from '../plugins/auth.js';
+import { presentEvent } from '../presenters/event-presenter.js';
+import { presentGeofence } from '../presenters/geofence-presenter.js';
+import { presentUser } from '../presenters/user-presenter.js';
+
+const DEVICE_TYPES = ['iOS', 'Android', 'Web'] as const;
+
+/** Every body rule of the spec; any other field (source, sdkVersion, speed, ...) is ignored. */
+export const trackBody = {
+  deviceId: str({ maxLength: 256 }).required(),
+  userId: str({ maxLength: 256 }),
+  latitude: num({ min: -90, max: 90 }).required(),
+  longitude: num({ min: -180, max: 180 }).required(),
+  accuracy: num({ min: 0, exclusiveMin: true }).required(),
+  foreground: bool(),
+  stopped: bool(),
+  replayed: bool(),
+  description: str({ maxLength: 1000 }),
+  metadata: metadata(),
+  deviceType: oneOf(DEVICE_TYPES, { caseInsensitive: true }),
+  updatedAt: datetime(),
+  installId: str({ maxLength: 256 }),
+};
+type TrackBody = Parsed<typeof trackBody>;
+
+/** Spec Limits: per device, whatever the key. A refused request changes nothing. */
+const DEVICE_LIMITS: RateRule[] = [
+  { windowMs: 1000, max: 1, label: '1 track per second per device' },
+  { windowMs: 3_600_000, max: 180, label: '180 tracks per hour per device' },
+  { windowMs: 86_400_000, max: 1000, label: '1,000 tracks per day per device' },
+];
+const MAX_REPLAYS = 1000;
+
+const replays = () =>
+  param({ type: 'array', maxItems: MAX_REPLAYS, items: { type: 'object' } }, (raw, name): unknown[] => {
+    const list = typeof raw === 'string' ? JSON.parse(raw) : raw;
+    if (!Array.isArray(list) || list.length === 0)
+      throw invalidParam(name, 'must be a non-empty array of track bodies.');
+    if (list.length > MAX_REPLAYS) throw invalidParam(name, `must have at most ${MAX_REPLAYS} items.`);
+    return list;
+  });
+
+export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter }: AppDeps): void {
+  const tag = 'Tracking';
+  const limitDevice = async (reply: FastifyReply, tenant: Tenant, deviceId: string) => {
+    const key = `track:${tenant.projectId}:${tenant.live ? 1 : 0}:${deviceId}`;
+    const decision = await rateLimiter.consume(key, DEVICE_LIMITS, clock.now());
+    applyRateHeaders(reply, decision);
+    if (!decision.allowed) throw rateLimited(decision);
+  };
+  const present = (r: TrackResult) => {
+    const now = clock.now();
+    const geofences = r.inside.map((g) => presentGeofence(g, now, { geometry: false }));
+    return { events: r.events.map(presentEvent), user: presentUser(r.user, geofences, r.userFields) };
+  };
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/track',
+      auth: 'publishable',
+      tag,
+      summary: 'Track a location update',
+      body: trackBody,
+      perKeyLimit: false,
+    },
+    async ({ body, tenant, req, reply }) => {
+      await limitDevice(reply, tenant, body.deviceId);
+      return present(await services.tracking.track(toTrackRequest(body, req, tenant, clock.now())));
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/track/replay',
+      auth: 'publishable',
+      tag,
+      summary: 'Replay location updates buffered offline, in chronological order',
+      body: { replays: replays().required() },
+      perKeyLimit: false,
+    },
+    async ({ body, tenant, req, reply }) => {
+      const items = body.replays.map((raw, i) => parseReplay(raw, i));
+      // One request, one count against the device limits, however many updates it carries.
+      await limitDevice(reply, tenant, items[0]!.deviceId);
+      const reqs = items.map((b, i) =>
+        toTrackRequest(b, req, tenant, clock.now(), body.replays[i] as Record<string, unknown>),
+      );
+      return present(await services.tracking.replay(reqs));
+    },
+  );
+}
+
+function parseReplay(raw: unknown, i: number): TrackBody {
+  const name = `replays[${i}]`;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw invalidParam(name, 'must be a track body (an object).');
+  try {
+    return parseParams(trackBody, raw);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.param === undefined) throw err;
+    throw new ApiError(err.status, `${name}.${err.param}`, `${name}.${err.message}`);
+  }
+}
+
+function toTrackRequest(
+  b: TrackBody,
+  req: FastifyRequest,
+  tenant: Tenant,
+  now: number,
+  raw = req.body as Record<string, unknown>,
+): TrackRequest {
+  return {
+    tenant,
+    project: req.auth!.project,
+    deviceId: b.deviceId,
+    userId: b.userId,
+    installId: b.installId,
+    location: [b.longitude, b.latitude],
+    accuracyMeters: b.accuracy,
+    foreground: b.foreground,
+    stopped: b.stopped,
+    description: b.description,
+    metadata: b.metadata,
+    deviceType: b.deviceType ?? headerDeviceType(req),
+    updatedAt: b.updatedAt ?? msDiffTime(raw, now),
+    replayed: b.replayed ?? false,
+    ip: req.ip,
+    body: raw ?? {},
+  };
+}
+
+/** The web SDK names its platform in a header; the body wins when both are present. */
+function headerDeviceType(req: FastifyRequest): DeviceType | undefined {
+  const h = String(req.headers['x-radar-device-type'] ?? '').toLowerCase();
+  return DEVICE_TYPES.find((t) => t.toLowerCase() === h);
+}
+
+/** Mobile SDKs date buffered fixes by their age (`updatedAtMsDiff`, ms) instead of `updatedAt`. */
+function msDiffTime(raw: Record<string, unknown> | undefined, now: number): number | undefined {
+  const diff = toNumber(raw?.updatedAtMsDiff);
+  return diff !== null && diff >= 0 ? now - diff : undefined;
+}

@@ -1,0 +1,142 @@
+import type pg from 'pg';
+import type { Page } from '../../domain/pagination.js';
+import type { Tenant } from '../../domain/tenant.js';
+import { isTripActive, type Trip, type TripLocation } from '../../domain/trips/trip.js';
+import type { TripListQuery, TripStore, TripWrite } from '../store.js';
+import { inTransaction } from './open-pool.js';
+import { pagedDocs } from './paged-docs.js';
+import { insertEventRows } from './postgres-event-store.js';
+
+const UPSERT = `INSERT INTO trips (id, project_id, live, external_id, user_pk, user_id, device_id, status, active,
+    destination_tag, destination_external_id, eta_duration, created_at, updated_at, doc)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+  ON CONFLICT (id) DO UPDATE SET external_id = excluded.external_id, user_pk = excluded.user_pk,
+    user_id = excluded.user_id, device_id = excluded.device_id, status = excluded.status, active = excluded.active,
+    destination_tag = excluded.destination_tag, destination_external_id = excluded.destination_external_id,
+    eta_duration = excluded.eta_duration, created_at = excluded.created_at, updated_at = excluded.updated_at,
+    doc = excluded.doc`;
+
+/** Trips over PostgreSQL: the same tables and semantics as `SqliteTripStore`. */
+export class PostgresTripStore implements TripStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  get(tenant: Tenant, id: string): Promise<Trip | null> {
+    return this.one('AND (id = $3 OR external_id = $3) ORDER BY (id = $3) DESC LIMIT 1', tenant, [id]);
+  }
+
+  getByExternalId(tenant: Tenant, externalId: string): Promise<Trip | null> {
+    return this.one('AND external_id = $3', tenant, [externalId]);
+  }
+
+  async activeFor(
+    tenant: Tenant,
+    owner: { userPk: string | null; userId: string | null; deviceId: string | null },
+  ): Promise<Trip | null> {
+    // One round trip per track; a null parameter matches nothing, as in SqliteTripStore.activeFor.
+    const active = 'FROM trips WHERE project_id = $1 AND live = $2 AND active';
+    const { rows } = await this.pool.query<{ doc: Trip }>(
+      `SELECT doc FROM (
+         SELECT doc, 0 AS k, created_at ${active} AND user_pk = $3
+         UNION ALL SELECT doc, 1, created_at ${active} AND user_pk IS NULL AND user_id = $4
+         UNION ALL SELECT doc, 2, created_at ${active} AND user_pk IS NULL AND user_id IS NULL AND device_id = $5
+       ) candidates ORDER BY k, created_at DESC LIMIT 1`,
+      [tenant.projectId, tenant.live, owner.userPk, owner.userId, owner.deviceId],
+    );
+    return rows[0]?.doc ?? null;
+  }
+
+  async save(trip: Trip, write: TripWrite = {}): Promise<void> {
+    const row = [
+      trip.id,
+      trip.projectId,
+      trip.live,
+      trip.externalId,
+      trip.userPk,
+      trip.userId,
+      trip.deviceId,
+      trip.status,
+      isTripActive(trip),
+      trip.destinationGeofenceTag,
+      trip.destinationGeofenceExternalId,
+      trip.eta?.duration ?? null,
+      trip.createdAt,
+      trip.updatedAt,
+      trip,
+    ];
+    if (!write.location && !write.resetLocations && !write.events?.length) {
+      await this.pool.query(UPSERT, row);
+      return;
+    }
+    await inTransaction(this.pool, async (c) => {
+      await c.query(UPSERT, row);
+      if (write.resetLocations) await c.query('DELETE FROM trip_locations WHERE trip_id = $1', [trip.id]);
+      const loc = write.location;
+      if (loc) {
+        await c.query('INSERT INTO trip_locations (trip_id, updated_at, lon, lat) VALUES ($1, $2, $3, $4)', [
+          trip.id,
+          loc.updatedAt,
+          loc.coordinates[0],
+          loc.coordinates[1],
+        ]);
+      }
+      if (write.events) await insertEventRows(c, write.events);
+    });
+  }
+
+  async locations(tenant: Tenant, tripIds: string[]): Promise<Map<string, TripLocation[]>> {
+    const out = new Map<string, TripLocation[]>(tripIds.map((id) => [id, []]));
+    if (tripIds.length === 0) return out;
+    const { rows } = await this.pool.query<{ trip_id: string; updated_at: number; lon: number; lat: number }>(
+      `SELECT l.trip_id, l.updated_at, l.lon, l.lat FROM trip_locations l JOIN trips t ON t.id = l.trip_id
+       WHERE l.trip_id = ANY($1::text[]) AND t.project_id = $2 AND t.live = $3 ORDER BY l.id`,
+      [tripIds, tenant.projectId, tenant.live],
+    );
+    for (const r of rows) out.get(r.trip_id)?.push({ coordinates: [r.lon, r.lat], updatedAt: r.updated_at });
+    return out;
+  }
+
+  async expireStale(tenant: Tenant, updatedAtOrBefore: number): Promise<number> {
+    const res = await this.pool.query(
+      `UPDATE trips SET status = 'expired', active = false, doc = jsonb_set(doc, '{status}', '"expired"')
+       WHERE project_id = $1 AND live = $2 AND active AND updated_at <= $3`,
+      [tenant.projectId, tenant.live, updatedAtOrBefore],
+    );
+    return res.rowCount ?? 0;
+  }
+
+  async list(tenant: Tenant, q: TripListQuery): Promise<Page<Trip>> {
+    const params: unknown[] = [tenant.projectId, tenant.live];
+    const arg = (v: unknown) => {
+      params.push(v);
+      return `$${params.length}`;
+    };
+    let from = 'FROM trips WHERE project_id = $1 AND live = $2';
+    if (q.active !== undefined) from += ` AND active = ${arg(q.active)}`;
+    if (q.statuses?.length) from += ` AND status = ANY(${arg(q.statuses)}::text[])`;
+    if (q.destinationGeofenceTag !== undefined) from += ` AND destination_tag = ${arg(q.destinationGeofenceTag)}`;
+    if (q.destinationGeofenceExternalId !== undefined)
+      from += ` AND destination_external_id = ${arg(q.destinationGeofenceExternalId)}`;
+    if (q.user !== undefined) {
+      const u = arg(q.user);
+      from += ` AND (user_pk = ${u} OR user_id = ${u} OR device_id = ${u})`;
+    }
+    const page = { limit: q.limit, before: q.createdBefore, after: q.createdAfter };
+    if (q.sortBy === 'createdAt')
+      return pagedDocs<Trip>(this.pool, { from, params, timeColumn: 'created_at', idColumn: 'id', page });
+    if (q.createdBefore !== undefined) from += ` AND created_at < ${arg(q.createdBefore)}`;
+    if (q.createdAfter !== undefined) from += ` AND created_at > ${arg(q.createdAfter)}`;
+    const { rows } = await this.pool.query<{ doc: Trip }>(
+      `SELECT doc ${from} ORDER BY eta_duration ASC NULLS LAST, created_at DESC, id DESC LIMIT ${arg(q.limit + 1)}`,
+      params,
+    );
+    return { items: rows.slice(0, q.limit).map((r) => r.doc), hasMore: rows.length > q.limit };
+  }
+
+  private async one(where: string, tenant: Tenant, params: unknown[]): Promise<Trip | null> {
+    const { rows } = await this.pool.query<{ doc: Trip }>(
+      `SELECT doc FROM trips WHERE project_id = $1 AND live = $2 ${where}`,
+      [tenant.projectId, tenant.live, ...params],
+    );
+    return rows[0]?.doc ?? null;
+  }
+}

@@ -1,0 +1,72 @@
+import type { LocationEvent } from '../../domain/events/event.js';
+import type { Page } from '../../domain/pagination.js';
+import type { Tenant } from '../../domain/tenant.js';
+import type { EventListQuery, EventStore } from '../store.js';
+import type { SqliteDb } from './open-database.js';
+import { pagedDocs, statement } from './paged-query.js';
+
+export class SqliteEventStore implements EventStore {
+  constructor(private readonly db: SqliteDb) {}
+
+  async list(tenant: Tenant, query: EventListQuery): Promise<Page<LocationEvent>> {
+    const params: Record<string, unknown> = { p: tenant.projectId, l: tenant.live ? 1 : 0 };
+    const types = [...new Set(query.types ?? [])];
+    types.forEach((t, i) => {
+      params[`t${i}`] = t;
+    });
+    if (query.userId !== undefined) params.u = query.userId;
+    return pagedDocs<LocationEvent>(this.db, {
+      from: fromFiltered(types.length, query.userId !== undefined),
+      timeColumn: 'created_at',
+      idColumn: 'id',
+      params,
+      page: query,
+    });
+  }
+
+  async get(tenant: Tenant, id: string): Promise<LocationEvent | null> {
+    const row = statement(this.db, 'SELECT doc FROM events WHERE id = ? AND project_id = ? AND live = ?').get(
+      id,
+      tenant.projectId,
+      tenant.live ? 1 : 0,
+    ) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as LocationEvent) : null;
+  }
+}
+
+/**
+ * The rows a filtered list reads. Each filter value gets its own arm so that every arm walks one
+ * index in time order (a single query with OR or IN would walk the whole tenant's events); SQLite
+ * pushes the cursor conditions down into the arms. userId arms may overlap, hence UNION.
+ */
+function fromFiltered(typeCount: number, byUser: boolean): string {
+  const base = 'FROM events WHERE project_id = @p AND live = @l';
+  const userConds = byUser ? [' AND user_pk = @u', ' AND user_id = @u'] : [''];
+  const typeConds = typeCount > 0 ? Array.from({ length: typeCount }, (_, i) => ` AND type = @t${i}`) : [''];
+  const arms = userConds.flatMap((u) => typeConds.map((t) => `${base}${u}${t}`));
+  if (arms.length === 1) return arms[0]!;
+  const union = byUser ? ' UNION ' : ' UNION ALL ';
+  return `FROM (${arms.map((a) => `SELECT id, created_at, doc ${a}`).join(union)}) WHERE 1 = 1`;
+}
+
+/** Inserts event rows; call inside the track's write transaction. */
+export function insertEventRows(db: SqliteDb, events: readonly LocationEvent[]): void {
+  if (events.length === 0) return;
+  const insert = statement(
+    db,
+    `INSERT INTO events (id, project_id, live, type, user_pk, user_id, created_at, doc)
+     VALUES (@id, @p, @l, @type, @userPk, @userId, @createdAt, @doc)`,
+  );
+  for (const e of events) {
+    insert.run({
+      id: e.id,
+      p: e.projectId,
+      l: e.live ? 1 : 0,
+      type: e.type,
+      userPk: e.user.id,
+      userId: e.user.userId,
+      createdAt: e.createdAt,
+      doc: JSON.stringify(e),
+    });
+  }
+}

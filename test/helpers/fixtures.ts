@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import type { Tenant } from '../../src/domain/tenant.js';
+import type { User } from '../../src/domain/users/user.js';
+import type { TestServer } from './server.js';
+
+type Position = [number, number];
+
+/** A closed, counter-clockwise square ring of side `size` degrees with its south-west corner at `[lon, lat]`. */
+export function square(lon: number, lat: number, size = 0.01): Position[] {
+  return [
+    [lon, lat],
+    [lon + size, lat],
+    [lon + size, lat + size],
+    [lon, lat + size],
+    [lon, lat],
+  ];
+}
+
+/** A valid circle upsert body, centred in Brooklyn unless told otherwise. */
+export function circleBody(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { description: 'A circle', type: 'circle', coordinates: [-73.9867, 40.7039], radius: 100, ...extra };
+}
+
+/** Great-circle distance in meters (haversine), computed here rather than borrowed from src/geo. */
+export function haversineMeters(a: Position, b: Position): number {
+  const rad = Math.PI / 180;
+  const dLat = (b[1] - a[1]) * rad;
+  const dLon = (b[0] - a[0]) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a[1] * rad) * Math.cos(b[1] * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6_371_008.8 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** A user record as track would store it (tests here may create users through the store). */
+export function makeUser(tenant: Tenant, fields: Partial<User> & { id: string; updatedAt: number }): User {
+  return {
+    projectId: tenant.projectId,
+    live: tenant.live,
+    userId: null,
+    deviceId: null,
+    installId: null,
+    description: null,
+    metadata: null,
+    location: [-73.9867, 40.7039],
+    locationAccuracy: 10,
+    foreground: true,
+    stopped: false,
+    deviceType: 'Web',
+    ip: null,
+    geofences: [],
+    state: {},
+    createdAt: fields.updatedAt,
+    ...fields,
+  };
+}
+
+/**
+ * Pages through a list endpoint with `limit` and the before-cursor set to the last item's time, the
+ * way a client does, and returns every item in the order served. Fails on a page over `limit`.
+ */
+export async function pageThrough(
+  s: TestServer,
+  key: string,
+  opts: { path: string; field: string; timeField: string; cursor: string; limit: number; query?: string },
+): Promise<Array<Record<string, unknown>>> {
+  const all: Array<Record<string, unknown>> = [];
+  let cursor: string | undefined;
+  for (let guard = 0; guard < 1000; guard++) {
+    const qs = new URLSearchParams({ limit: String(opts.limit) });
+    if (cursor) qs.set(opts.cursor, cursor);
+    const res = await s.request('GET', `${opts.path}?${qs}${opts.query ? `&${opts.query}` : ''}`, { key });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const items = res.body[opts.field] as Array<Record<string, unknown>>;
+    assert.ok(items.length <= opts.limit, `page of ${items.length} items is over the limit ${opts.limit}`);
+    all.push(...items);
+    if (!res.body.meta.hasMore) return all;
+    assert.ok(items.length > 0, 'hasMore with an empty page');
+    cursor = items[items.length - 1]![opts.timeField] as string;
+  }
+  throw new Error('pagination did not end');
+}
+
+/** Asserts items are sorted newest first by an ISO time field. */
+export function assertNewestFirst(items: Array<Record<string, unknown>>, timeField: string): void {
+  for (let i = 1; i < items.length; i++) {
+    const prev = Date.parse(items[i - 1]![timeField] as string);
+    const cur = Date.parse(items[i]![timeField] as string);
+    assert.ok(
+      prev >= cur,
+      `item ${i} (${items[i]![timeField]}) is newer than item ${i - 1} (${items[i - 1]![timeField]})`,
+    );
+  }
+}
+
+/** Asserts each id appears exactly once in `items` and nothing else does. */
+export function assertExactlyOnce(items: Array<Record<string, unknown>>, ids: Iterable<string>): void {
+  const seen = new Map<string, number>();
+  for (const it of items) seen.set(it._id as string, (seen.get(it._id as string) ?? 0) + 1);
+  const repeated = [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+  assert.deepEqual(repeated, [], 'records repeated across pages');
+  const expected = new Set(ids);
+  const missing = [...expected].filter((id) => !seen.has(id));
+  assert.deepEqual(missing, [], 'records skipped by pagination');
+  const extra = [...seen.keys()].filter((id) => !expected.has(id));
+  assert.deepEqual(extra, [], 'unexpected records in the pages');
+}

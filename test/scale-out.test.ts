@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { sharedTestPack } from '../src/geodata/test-pack.js';
+import { runCli, type ServeProcess, startServe } from './helpers/cli.js';
+import { engineEnv } from './helpers/engine.js';
+import { type RequestOptions, request } from './helpers/server.js';
+import { BROOKLYN, type LonLat, offset, trackBody } from './helpers/tracking.js';
+
+const skip =
+  process.env.TEST_STORE === 'postgres' && process.env.TEST_REDIS_URL
+    ? false
+    : 'needs PostgreSQL and Redis: it runs in the PostgreSQL half of `npm test` (npm run test:postgres)';
+
+describe('several API processes over one PostgreSQL and one Redis', { skip }, () => {
+  let env: Record<string, string>;
+  let cleanup: () => Promise<void>;
+  let dataDir: string;
+  let keys: { publishable: string; secret: string };
+  const procs: ServeProcess[] = [];
+  const call = (p: ServeProcess, method: string, url: string, o: RequestOptions) => request(p.url, method, url, o);
+
+  before(async () => {
+    const engine = await engineEnv();
+    cleanup = engine.cleanup;
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'whereabouts-scale-'));
+    // Every node of a deployment gets the same read-only data pack; the test shares the built one.
+    const pack = await sharedTestPack();
+    env = { ...engine.env, DATA_DIR: dataDir, GEODATA_DIR: pack.dataDir };
+    const created = await runCli(['projects', 'create', 'scale', '--json'], env);
+    assert.equal(created.code, 0, created.stderr);
+    keys = JSON.parse(created.stdout).keys.test;
+    assert.equal((await runCli(['projects', 'set', 'scale', '--rate-limit', '100000'], env)).code, 0);
+    procs.push(await startServe(env), await startServe(env));
+  });
+
+  after(async () => {
+    await Promise.all(procs.map((p) => p.stop()));
+    await cleanup?.();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const putCircle = async (p: ServeProcess, externalId: string, center: LonLat) => {
+    const res = await call(p, 'PUT', `/v1/geofences/scale/${externalId}`, {
+      key: keys.secret,
+      json: { description: externalId, type: 'circle', coordinates: center, radius: 200 },
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body.geofence._id as string;
+  };
+  const entries = (responses: Array<{ body: { events: Array<{ type: string; geofence?: { _id: string } }> } }>) =>
+    responses.flatMap((r) => r.body.events).filter((e) => e.type === 'user.entered_geofence');
+
+  it('tracks of one user through both processes at once give exactly one entry', async () => {
+    const [a, b] = procs as [ServeProcess, ServeProcess];
+    const center = offset(BROOKLYN, 5000, 0);
+    await putCircle(a, 'concurrent', center);
+    // One user on many devices: one device is limited to one track a second.
+    const responses = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        call(i % 2 ? a : b, 'POST', '/v1/track', {
+          key: keys.publishable,
+          json: trackBody(`dev-${i}`, center, { userId: 'u-both' }),
+        }),
+      ),
+    );
+    for (const r of responses) assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(new Set(responses.map((r) => r.body.user._id)).size, 1, 'one user');
+    assert.equal(entries(responses).length, 1);
+    const stored = await call(a, 'GET', '/v1/events?userId=u-both&type=user.entered_geofence', { key: keys.secret });
+    assert.equal(stored.body.events.length, 1);
+  });
+
+  it('a geofence upserted through one process produces events on the next track through the other', async () => {
+    const [a, b] = procs as [ServeProcess, ServeProcess];
+    const spot = offset(BROOKLYN, -5000, 0);
+    // B has this tenant's index loaded already (previous test); the fence is written through A.
+    await call(b, 'POST', '/v1/track', {
+      key: keys.publishable,
+      json: trackBody('dev-new-fence', offset(spot, 3000, 0)),
+    });
+    const id = await putCircle(a, 'fresh', spot);
+    // LISTEN/NOTIFY reaches the other process within milliseconds; allow for a loaded machine.
+    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 1000)); // the device's 1 track/second limit
+    const res = await call(b, 'POST', '/v1/track', { key: keys.publishable, json: trackBody('dev-new-fence', spot) });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(
+      entries([res]).map((e) => e.geofence?._id),
+      [id],
+    );
+  });
+
+  it('rate limits hold across both processes through Redis', async () => {
+    const [a, b] = procs as [ServeProcess, ServeProcess];
+    const first = await call(a, 'POST', '/v1/track', {
+      key: keys.publishable,
+      json: trackBody('dev-limited', BROOKLYN),
+    });
+    assert.equal(first.status, 200);
+    const second = await call(b, 'POST', '/v1/track', {
+      key: keys.publishable,
+      json: trackBody('dev-limited', BROOKLYN),
+    });
+    assert.equal(second.status, 429, 'the device limit counts tracks made through the other process');
+    assert.equal((await runCli(['projects', 'set', 'scale', '--rate-limit', '4'], env)).code, 0);
+    await new Promise((r) => setTimeout(r, 1100)); // notification, and a fresh one-second window
+    const statuses = [];
+    for (let i = 0; i < 8; i++)
+      statuses.push((await call(i % 2 ? a : b, 'GET', '/v1/geofences?limit=1', { key: keys.secret })).status);
+    assert.equal(statuses.filter((s) => s === 200).length, 4, `statuses: ${statuses.join(',')}`);
+    assert.equal(statuses.filter((s) => s === 429).length, 4);
+    assert.equal((await runCli(['projects', 'set', 'scale', '--rate-limit', '100000'], env)).code, 0);
+    await new Promise((r) => setTimeout(r, 1100));
+  });
+
+  it('kill -9 of a process under track load loses no acknowledged update', async () => {
+    const victim = await startServe(env);
+    const acknowledged = new Map<string, string>();
+    let stop = false;
+    const worker = async (w: number) => {
+      for (let i = 0; !stop; i++) {
+        const deviceId = `kill-${w}-${i}`;
+        try {
+          const res = await call(victim, 'POST', '/v1/track', {
+            key: keys.publishable,
+            json: trackBody(deviceId, offset(BROOKLYN, w * 10, i)),
+          });
+          if (res.status === 200) acknowledged.set(deviceId, res.body.user.updatedAt);
+        } catch {
+          return; // the connection died with the process: that update was never acknowledged
+        }
+      }
+    };
+    const workers = Array.from({ length: 8 }, (_, w) => worker(w));
+    await new Promise((r) => setTimeout(r, 1500));
+    victim.child.kill('SIGKILL');
+    stop = true;
+    await Promise.all(workers);
+    assert.ok(acknowledged.size > 10, `only ${acknowledged.size} tracks were acknowledged before the kill`);
+    const [a] = procs as [ServeProcess];
+    for (const [deviceId, updatedAt] of acknowledged) {
+      const res = await call(a, 'GET', `/v1/users/${deviceId}`, { key: keys.secret });
+      assert.equal(res.status, 200, `acknowledged track of ${deviceId} is lost`);
+      assert.equal(res.body.user.updatedAt, updatedAt);
+    }
+  });
+});
