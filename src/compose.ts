@@ -63,7 +63,12 @@ export async function openGeodata(config: Config): Promise<{ geodata: LivePack; 
 
 /** Wires configuration into a ready app and its dependencies; `close` releases everything. */
 export async function compose(config: Config, opts: { clock?: Clock } = {}) {
-  const store = await openStore(config);
+  // The limiter first: a store holds connections that would keep a failed start-up process alive.
+  const rateLimiter = await openRateLimiter(config);
+  const store = await openStore(config).catch(async (err: unknown) => {
+    await rateLimiter.close();
+    throw err;
+  });
   const clock = opts.clock ?? systemClock;
   const keys = new KeyResolver(store.projects);
   const { geodata, problem } = await openGeodata(config).catch(async (err: unknown) => {
@@ -75,7 +80,7 @@ export async function compose(config: Config, opts: { clock?: Clock } = {}) {
     store,
     clock,
     keys,
-    rateLimiter: await openRateLimiter(config),
+    rateLimiter,
     usage: new UsageMeter(store.usage),
     services: createServices(store, clock, geodata),
     geodata,

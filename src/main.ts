@@ -39,6 +39,7 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     process.stderr.write(`${err instanceof ConfigError ? 'Configuration error: ' : ''}${(err as Error).message}\n`);
     if (!(err instanceof ConfigError)) process.stderr.write(`${(err as Error).stack}\n`);
-    process.exitCode = 1;
+    // Exit now: a half-opened store or limiter must not keep a failed command running.
+    process.exit(1);
   },
 );

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { sharedTestPack } from '../src/geodata/test-pack.js';
 import { assertError, assertOk } from './helpers/assertions.js';
 import { circleBody } from './helpers/fixtures.js';
@@ -87,6 +88,9 @@ describe('serve on an empty data directory', () => {
   });
 });
 
+/** Whether this run's servers use PostgreSQL (the second half of npm test). */
+const isPostgresRun = () => process.env.TEST_STORE === 'postgres';
+
 describe('command line', () => {
   let s: TestServer;
   let env: Record<string, string>;
@@ -95,7 +99,8 @@ describe('command line', () => {
   let runs: Record<'duplicate' | 'printConfig' | 'badEnv' | 'serveDb' | 'serveRedis', CliResult>;
   before(async () => {
     s = await startServer();
-    env = { DATA_DIR: s.dataDir };
+    // The CLI must write where the server reads: its SQLite file, or its PostgreSQL schema.
+    env = { DATA_DIR: s.dataDir, DATABASE_URL: s.deps.config.databaseUrl ?? '' };
     const [first, duplicate, printConfig, badEnv, serveDb, serveRedis] = await Promise.all([
       cli(['projects', 'create', 'from-cli', '--json'], env),
       // startServer made "default".
@@ -177,7 +182,30 @@ describe('command line', () => {
     assert.ok(chars.size >= 28, `keys use only ${chars.size} distinct characters`);
   });
 
-  it('keeps only sha256 hashes of the keys in the SQLite file', () => {
+  it('keeps only sha256 hashes of the keys in the PostgreSQL store', {
+    skip: !isPostgresRun() && 'the SQLite case is the next test',
+  }, async () => {
+    const client = new pg.Client({ connectionString: s.deps.config.databaseUrl! });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ key_hash: string; project_id: string }>(
+        'SELECT key_hash, project_id FROM api_keys',
+      );
+      const stored = new Set(rows.map((r) => r.key_hash));
+      for (const key of allKeys(created)) assert.ok(stored.has(createHash('sha256').update(key).digest('hex')));
+      // No column of any table holds a raw key's random part.
+      const dump =
+        JSON.stringify((await client.query('SELECT * FROM api_keys')).rows) +
+        JSON.stringify((await client.query('SELECT * FROM projects')).rows);
+      for (const key of allKeys(created)) assert.equal(dump.indexOf(KEY.exec(key)![3]!), -1, 'a raw key is stored');
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('keeps only sha256 hashes of the keys in the SQLite file', {
+    skip: isPostgresRun() && 'the server runs on PostgreSQL: see the previous test',
+  }, () => {
     const db = new Database(path.join(s.dataDir, 'whereabouts.db'), { readonly: true, fileMustExist: true });
     try {
       const stored = new Set(

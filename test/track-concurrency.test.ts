@@ -74,8 +74,16 @@ describe('concurrent tracks of one user', () => {
       ),
     ]);
     for (const r of responses) assertOk(r);
+    // Whichever order the tracks take, each user enters exactly once. (If a userId track moves the
+    // user to a new deviceId before the device-only track reads, that track is, by the identity rule,
+    // a different user of the old device, which then enters too: order-dependent, never duplicated.)
     const entries = responses.flatMap((r) => r.body.events).filter((e) => e.type === 'user.entered_geofence');
-    assert.equal(entries.length, 1);
+    const perUser = new Map<string, number>();
+    for (const e of entries) perUser.set(e.user._id, (perUser.get(e.user._id) ?? 0) + 1);
+    assert.ok(
+      [...perUser.values()].every((n) => n === 1),
+      JSON.stringify([...perUser]),
+    );
     assert.equal((await eventsOf('user-mixed', 'user.entered_geofence')).length, 1);
   });
 
