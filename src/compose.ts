@@ -73,6 +73,7 @@ export async function compose(config: Config, opts: { clock?: Clock } = {}) {
   const keys = new KeyResolver(store.projects);
   const { geodata, problem } = await openGeodata(config).catch(async (err: unknown) => {
     await store.close();
+    await rateLimiter.close();
     throw err;
   });
   const deps: AppDeps = {
