@@ -93,6 +93,25 @@ describe('several API processes over one PostgreSQL and one Redis', { skip }, ()
     );
   });
 
+  it('a geofence deleted through one process stops producing events through the other', async () => {
+    const [a, b] = procs as [ServeProcess, ServeProcess];
+    const spot = offset(BROOKLYN, 0, 6000);
+    const id = await putCircle(a, 'doomed', spot);
+    await new Promise((r) => setTimeout(r, 300));
+    const before = await call(b, 'POST', '/v1/track', { key: keys.publishable, json: trackBody('dev-doomed-1', spot) });
+    assert.deepEqual(
+      entries([before]).map((e) => e.geofence?._id),
+      [id],
+      'B sees the fence A wrote',
+    );
+    const deleted = await call(a, 'DELETE', `/v1/geofences/${id}`, { key: keys.secret });
+    assert.equal(deleted.status, 200);
+    await new Promise((r) => setTimeout(r, 300));
+    const after = await call(b, 'POST', '/v1/track', { key: keys.publishable, json: trackBody('dev-doomed-2', spot) });
+    assert.equal(after.status, 200);
+    assert.deepEqual(entries([after]), [], 'B no longer has the fence A deleted');
+  });
+
   it('rate limits hold across both processes through Redis', async () => {
     const [a, b] = procs as [ServeProcess, ServeProcess];
     const first = await call(a, 'POST', '/v1/track', {

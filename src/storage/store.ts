@@ -203,6 +203,8 @@ export interface UsageStore {
 export interface StoreChange {
   kind: 'unknown' | 'projects' | 'geofences' | 'users' | 'beacons' | 'settings';
   tenant?: Tenant;
+  /** The one record that changed, when known: caches then refresh just that record. */
+  id?: string;
 }
 
 /** The tenant data store. SQLite by default; PostgreSQL + PostGIS when DATABASE_URL is set. */

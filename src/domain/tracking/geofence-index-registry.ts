@@ -8,6 +8,7 @@ import { leanGeofence } from './lean-geofence.js';
 /** Where fences come from: the store's newest-first pages. */
 export interface GeofenceSource {
   list(tenant: Tenant, query: GeofenceListQuery): Promise<Page<Geofence>>;
+  get(tenant: Tenant, id: string): Promise<Geofence | null>;
 }
 
 // Fences read per store query while loading: bounds the memory of parsed documents in flight.
@@ -37,6 +38,7 @@ interface Entry {
  */
 export class GeofenceIndexRegistry {
   private readonly entries = new Map<string, Entry>();
+  private refreshes: Promise<void> = Promise.resolve();
 
   constructor(private readonly source: GeofenceSource) {}
 
@@ -59,9 +61,26 @@ export class GeofenceIndexRegistry {
     if (entry.loading) entry.pending.push(change);
   }
 
-  /** Another process wrote: reload the tenants it may have touched. */
+  /**
+   * Another process wrote. A change that names one fence of a loaded tenant is applied alone (read
+   * back from the store: present means upserted, absent means deleted); anything vaguer reloads the
+   * tenants it may have touched.
+   */
   storeChanged(change: StoreChange): void {
     if (change.kind !== 'unknown' && change.kind !== 'geofences') return;
+    const { tenant, id } = change;
+    if (tenant && id !== undefined) {
+      const entry = this.entries.get(keyOf(tenant));
+      if (!entry) return;
+      // One read at a time, in notification order, so a quick upsert-then-delete ends deleted.
+      this.refreshes = this.refreshes
+        .then(() => this.source.get(tenant, id))
+        .then(
+          (g) => this.apply(tenant, g ? { upserted: g } : { deletedId: id }),
+          () => this.reload(entry),
+        );
+      return;
+    }
     for (const entry of this.entries.values()) {
       if (!change.tenant || keyOf(change.tenant) === keyOf(entry.tenant)) this.reload(entry);
     }

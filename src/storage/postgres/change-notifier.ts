@@ -17,8 +17,8 @@ export class ChangeNotifier {
   constructor(private readonly pool: pg.Pool) {}
 
   /** Sends a notification; inside a transaction it is delivered on commit. */
-  async notify(db: pg.Pool | pg.PoolClient, kind: StoreChange['kind'], tenant?: Tenant): Promise<void> {
-    const payload = JSON.stringify({ o: this.origin, k: kind, p: tenant?.projectId, l: tenant?.live });
+  async notify(db: pg.Pool | pg.PoolClient, kind: StoreChange['kind'], tenant?: Tenant, id?: string): Promise<void> {
+    const payload = JSON.stringify({ o: this.origin, k: kind, p: tenant?.projectId, l: tenant?.live, i: id });
     await db.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
   }
 
@@ -33,10 +33,11 @@ export class ChangeNotifier {
     this.listenClient = client;
     client.on('notification', (msg) => {
       if (msg.channel !== CHANNEL || !msg.payload) return;
-      const p = JSON.parse(msg.payload) as { o: string; k: StoreChange['kind']; p?: string; l?: boolean };
+      const p = JSON.parse(msg.payload) as { o: string; k: StoreChange['kind']; p?: string; l?: boolean; i?: string };
       if (p.o === this.origin) return;
-      const change: StoreChange =
-        p.p !== undefined ? { kind: p.k, tenant: { projectId: p.p, live: p.l === true } } : { kind: p.k };
+      const change: StoreChange = { kind: p.k };
+      if (p.p !== undefined) change.tenant = { projectId: p.p, live: p.l === true };
+      if (p.i !== undefined) change.id = p.i;
       for (const l of this.listeners) l(change);
     });
     await client.query(`LISTEN ${CHANNEL}`);

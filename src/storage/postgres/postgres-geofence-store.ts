@@ -24,7 +24,7 @@ export class PostgresGeofenceStore implements GeofenceStore {
       [g.id, g.projectId, g.live, g.tag, g.externalId, g.deleteAfter, g.createdAt, JSON.stringify(g.geometry), g],
     );
     const row = rows[0]!;
-    await this.notifier.notify(this.pool, 'geofences', g);
+    await this.notifier.notify(this.pool, 'geofences', g, row.id);
     return { ...g, id: row.id, createdAt: row.created_at };
   }
 
@@ -70,7 +70,7 @@ export class PostgresGeofenceStore implements GeofenceStore {
     ]);
     if (!res.rowCount) return false;
     await this.pool.query('DELETE FROM user_geofences WHERE geofence_id = $1', [id]);
-    await this.notifier.notify(this.pool, 'geofences', tenant);
+    await this.notifier.notify(this.pool, 'geofences', tenant, id);
     return true;
   }
 
@@ -81,7 +81,8 @@ export class PostgresGeofenceStore implements GeofenceStore {
     );
     if (rows.length === 0) return [];
     await this.pool.query('DELETE FROM user_geofences WHERE geofence_id = ANY($1::text[])', [rows.map((r) => r.id)]);
-    for (const r of rows) await this.notifier.notify(this.pool, 'geofences', { projectId: r.project_id, live: r.live });
+    for (const r of rows)
+      await this.notifier.notify(this.pool, 'geofences', { projectId: r.project_id, live: r.live }, r.id);
     return rows.map((r) => ({ tenant: { projectId: r.project_id, live: r.live }, id: r.id }));
   }
 }
