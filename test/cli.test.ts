@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { sharedTestPack } from '../src/geodata/test-pack.js';
 import { assertError, assertOk } from './helpers/assertions.js';
+import { type CliResult, runCli } from './helpers/cli.js';
 import { circleBody } from './helpers/fixtures.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
@@ -17,41 +18,8 @@ import { startServer, type TestServer } from './helpers/server.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KEY = /^prj_(test|live)_(pk|sk)_([0-9a-z]+)$/;
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the real CLI (`node --import tsx src/main.ts ...`) as a child process. */
-function cli(args: string[], env: Record<string, string>, timeoutMs = 20_000): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'main.ts'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', REDIS_URL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(
-        new Error(`CLI ${args.join(' ')} did not exit within ${timeoutMs} ms; stdout: ${stdout} stderr: ${stderr}`),
-      );
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** The real CLI as a child process (the shared helper), with this file's shorter timeout. */
+const cli = (args: string[], env: Record<string, string>): Promise<CliResult> => runCli(args, env, 20_000);
 
 interface CreatedProject {
   projectId: string;
