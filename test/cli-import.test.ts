@@ -22,7 +22,7 @@ describe('import commands', () => {
     fs.writeFileSync(bad, 'county,dma\n24510,512\n');
     const [none, unknown, noFile, missing, badCsv, worldFile] = await Promise.all([
       runCli(['import'], env),
-      runCli(['import', 'osm'], env),
+      runCli(['import', 'shapefile'], env),
       runCli(['import', 'dma'], env),
       runCli(['import', 'postal', path.join(pack.dataDir, 'none.geojson')], env),
       runCli(['import', 'dma', bad], env),
@@ -31,7 +31,7 @@ describe('import commands', () => {
     assert.equal(none.code, 2);
     assert.match(none.stderr, /import world/);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /unknown source "osm"/);
+    assert.match(unknown.stderr, /unknown source "shapefile"/);
     assert.equal(noFile.code, 1);
     assert.match(noFile.stderr, /import dma failed: a file is needed: npm run cli -- import dma <county-dma.csv>/);
     assert.equal(missing.code, 1);

@@ -4,13 +4,15 @@ import type { Config } from '../config.js';
 import { importDma } from '../geodata/import-dma.js';
 import { importPostal } from '../geodata/import-postal.js';
 import { formatImportSummary, type ImportSummary } from '../geodata/manifest.js';
+import { importOsm } from '../geodata/osm/import-osm.js';
 import { importWorld } from '../geodata/world/import-world.js';
 import { progressBar } from './progress-bar.js';
 
 const USAGE = `import needs a source:
   npm run cli -- import world                     build the world pack from the installed npm packages
   npm run cli -- import dma <county-dma.csv>      county FIPS -> DMA table (county_fips,county_name,state,dma_code,dma_name)
-  npm run cli -- import postal <zcta.geojson>     Census ZCTA polygons`;
+  npm run cli -- import postal <zcta.geojson>     Census ZCTA polygons
+  npm run cli -- import osm <file.osm.pbf>        an OpenStreetMap region: places, addresses, streets, road graphs`;
 
 /**
  * `import world | dma <csv> | postal <geojson>`: builds or replaces one layer of the pack under
@@ -28,6 +30,12 @@ export async function importCommand(config: Config, args: string[]): Promise<num
         return done(await importDma(config.geodataDir, inputFile('dma', file, '<county-dma.csv>')));
       case 'postal':
         return done(await importPostal(config.geodataDir, inputFile('postal', file, '<zcta.geojson>')));
+      case 'osm':
+        return done(
+          await importOsm(config.geodataDir, inputFile('osm', file, '<file.osm.pbf>'), {
+            onProgress: progressBar(`Importing ${file}`),
+          }),
+        );
       default:
         return fail(`${source ? `import: unknown source "${source}".\n` : ''}${USAGE}`);
     }

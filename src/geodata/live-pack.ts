@@ -1,5 +1,6 @@
 import { existsSync, statSync, unwatchFile, watchFile } from 'node:fs';
 import { join } from 'node:path';
+import { osmRegionDirs } from './osm/osm-region.js';
 import { type GeodataPack, type OpenPackOptions, openGeodataPack } from './pack.js';
 import { packPaths } from './pack-files.js';
 
@@ -106,7 +107,9 @@ export class LivePack implements PackSource {
   /** Starts watching for imports; returns the stop function (also called by `close`). */
   watch(events: PackWatchEvents, intervalMs = POLL_MS): () => void {
     const paths = packPaths(this.dataDir);
+    // The osm folder itself too: its mtime changes when an import renames a region folder in or out.
     const manifests = [paths.world, paths.dma, paths.postal].map((dir) => join(dir, 'manifest.json'));
+    manifests.push(paths.osm);
     const onChange = (now: { mtimeMs: number; ino: number }, before: { mtimeMs: number; ino: number }) => {
       if (now.mtimeMs === before.mtimeMs && now.ino === before.ino) return;
       // Already loaded (e.g. `serve` reloaded right after building the pack itself).
@@ -132,7 +135,7 @@ export class LivePack implements PackSource {
 
   private signature(): string {
     const { world, dma, postal } = packPaths(this.dataDir);
-    return [world, dma, postal]
+    return [world, dma, postal, ...osmRegionDirs(this.dataDir)]
       .map((dir) => {
         const st = statSync(join(dir, 'manifest.json'), { throwIfNoEntry: false });
         return st ? `${st.ino}:${st.mtimeMs}` : '-';

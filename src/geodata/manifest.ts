@@ -7,7 +7,9 @@ export const PACK_FORMAT = 1;
 export interface LayerManifest {
   /** {@link PACK_FORMAT} of the writer. */
   version: number;
-  layer: 'world' | 'dma' | 'postal';
+  layer: 'world' | 'dma' | 'postal' | 'osm';
+  /** For `osm` layers: the region (folder name under `pack/osm/`). */
+  region?: string;
   /** ISO 8601 UTC. */
   builtAt: string;
   /** Items loaded per kind, e.g. `{ countries: 251, localities: 199000 }`. */

@@ -11,12 +11,20 @@ export interface PackPaths {
   dma: string;
   /** Operator ZCTA polygons. */
   postal: string;
+  /** One folder per imported OpenStreetMap region (`pack/osm/<region>/`). */
+  osm: string;
 }
 
 /** The pack folders under `dataDir` (`<dataDir>/pack/world` and so on). */
 export function packPaths(dataDir: string): PackPaths {
   const root = join(dataDir, 'pack');
-  return { root, world: join(root, 'world'), dma: join(root, 'dma'), postal: join(root, 'postal') };
+  return {
+    root,
+    world: join(root, 'world'),
+    dma: join(root, 'dma'),
+    postal: join(root, 'postal'),
+    osm: join(root, 'osm'),
+  };
 }
 
 /** Writes a value as compact JSON. */

@@ -7,6 +7,7 @@ import { type OpenPolygonLayer, readPolygonLayer } from './layer-files.js';
 import { LocalityTable } from './locality-table.js';
 import { type LayerManifest, PACK_FORMAT } from './manifest.js';
 import { NameIndex } from './name-index.js';
+import { type OsmRegion, openOsmRegions } from './osm/osm-region.js';
 import { packPaths, readJson } from './pack-files.js';
 import { buildPostalAreaIndex } from './pack-name-index.js';
 import type { InstalledPackage } from './package-dir.js';
@@ -16,6 +17,7 @@ import type { DataSource } from './sources.js';
 import { ZipTable } from './zip-table.js';
 
 export type { IpLocation } from './ip-database.js';
+export type { OsmRegion } from './osm/osm-region.js';
 export type { Regions } from './regions-at.js';
 
 /** One source to credit, as `GET /v1/attribution` shows it. */
@@ -31,6 +33,8 @@ export interface PackManifest {
   world: LayerManifest;
   dma?: LayerManifest;
   postal?: LayerManifest;
+  /** One per imported OpenStreetMap region. */
+  osm: LayerManifest[];
   notes: string[];
 }
 
@@ -48,6 +52,8 @@ export interface GeodataPack {
   readonly dmas: readonly DmaRecord[];
   /** Empty until `importPostal`. */
   readonly postalAreas: readonly PostalAreaRecord[];
+  /** Imported OpenStreetMap regions (places, addresses, road graphs); empty until `import osm`. */
+  readonly osmRegions: readonly OsmRegion[];
   readonly localities: LocalityTable;
   readonly zips: ZipTable;
   /** Prefix index over every name and code, for forward geocoding and autocomplete. */
@@ -95,6 +101,7 @@ export async function openGeodataPack(dataDir: string, opts: OpenPackOptions = {
     zipIndex,
     dma,
     postal,
+    osmRegions,
   ] = await Promise.all([
     readJson<LayerManifest>(join(paths.world, 'manifest.json')),
     mustRead<CountryRecord>(paths.world, 'countries'),
@@ -108,6 +115,7 @@ export async function openGeodataPack(dataDir: string, opts: OpenPackOptions = {
     readPointIndex(join(paths.world, 'zips.kdbush')),
     readOptional<DmaRecord>(paths.dma, 'dma'),
     readOptional<PostalAreaRecord>(paths.postal, 'postal'),
+    openOsmRegions(dataDir),
   ]);
   if (world.version !== PACK_FORMAT) {
     throw new Error(
@@ -118,7 +126,7 @@ export async function openGeodataPack(dataDir: string, opts: OpenPackOptions = {
   const zips = new ZipTable(zipColumns, zipIndex);
   const byCode = new Map(countries.records.map((c) => [c.code, c]));
   const ip = await openIpDatabase(opts.ipDatabasePath, (code) => byCode.get(code), opts.findOptionalPackage);
-  const manifest: PackManifest = { world: world, notes: [...world.notes] };
+  const manifest: PackManifest = { world: world, osm: osmRegions.map((r) => r.manifest), notes: [...world.notes] };
   if (dma) manifest.dma = dma.manifest;
   else manifest.notes.push('no DMA table imported: dma is absent from context');
   if (postal) {
@@ -133,13 +141,14 @@ export async function openGeodataPack(dataDir: string, opts: OpenPackOptions = {
     counties: counties.records,
     postalAreas: postal?.layer.records ?? [],
   };
-  const sources = [world, dma?.manifest, postal?.manifest].flatMap((m) => m?.sources ?? []);
+  const sources = [world, dma?.manifest, postal?.manifest, ...manifest.osm].flatMap((m) => m?.sources ?? []);
   if (ip.source) sources.push(ip.source);
   return {
     dataDir,
     manifest,
     ...records,
     dmas: dma?.layer.records ?? [],
+    osmRegions,
     localities,
     zips,
     names: NameIndex.merge(NameIndex.fromData(names), buildPostalAreaIndex(records.postalAreas, zips)),

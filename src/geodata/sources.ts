@@ -87,6 +87,13 @@ export const SOURCES = {
     url: 'https://www.census.gov/geographies/mapping-files/time-series/geo/tiger-line-file.html',
     text: 'ZIP code tabulation areas: US Census Bureau TIGER/Line, public domain',
   },
+  openStreetMap: {
+    id: 'openstreetmap',
+    name: 'OpenStreetMap extract supplied by the operator',
+    licence: 'ODbL 1.0',
+    url: 'https://www.openstreetmap.org/copyright',
+    text: '© OpenStreetMap contributors, available under the Open Database License (ODbL)',
+  },
 } satisfies Record<string, SourceTemplate>;
 
 /** A source entry with the npm package version that was read, for the manifest. */
