@@ -4,6 +4,7 @@ import { ContextService } from './domain/context/context-service.js';
 import { EventService } from './domain/events/event-service.js';
 import { GeocodingService } from './domain/geocoding/geocoding-service.js';
 import { GeofenceService } from './domain/geofences/geofence-service.js';
+import { InsightsTracker } from './domain/insights/insights-tracker.js';
 import { ProjectService } from './domain/projects/project-service.js';
 import { RegionService } from './domain/regions/region-service.js';
 import { RegionsTracker } from './domain/regions/regions-tracker.js';
@@ -68,6 +69,8 @@ export function createServices(store: Store, clock: Clock, packs: PackSource = N
   tracking.addParticipant(new TripTracker(tripEngine, readTripOptions));
   const regions = new RegionService(packs);
   tracking.addParticipant(new RegionsTracker(regions));
+  // Insights reads the regions of this update, so it runs after RegionsTracker.
+  tracking.addParticipant(new InsightsTracker());
   return {
     projects: new ProjectService(store.projects, clock),
     users: new UserService(store.users),
