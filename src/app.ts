@@ -12,7 +12,9 @@ import { contextRoutes } from './http/routes/context.js';
 import { eventRoutes } from './http/routes/events.js';
 import { geocodingRoutes } from './http/routes/geocoding.js';
 import { geofenceRoutes } from './http/routes/geofences.js';
+import { routeRoutes } from './http/routes/route.js';
 import { searchRoutes } from './http/routes/search.js';
+import { searchBeaconRoutes } from './http/routes/search-beacons.js';
 import { settingsRoutes } from './http/routes/settings.js';
 import { systemRoutes } from './http/routes/system.js';
 import { trackRoutes } from './http/routes/track.js';
@@ -63,8 +65,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   eventRoutes(app, deps);
   contextRoutes(app, deps);
   searchRoutes(app, deps);
+  searchBeaconRoutes(app, deps);
   tripRoutes(app, deps);
   geocodingRoutes(app, deps);
+  routeRoutes(app, deps);
   return app;
 }
 

@@ -1,4 +1,5 @@
 import { BeaconService } from './domain/beacons/beacon-service.js';
+import { BeaconsTracker } from './domain/beacons/beacons-tracker.js';
 import type { Clock } from './domain/clock.js';
 import { ContextService } from './domain/context/context-service.js';
 import { EventService } from './domain/events/event-service.js';
@@ -19,9 +20,11 @@ import { TripService } from './domain/trips/trip-service.js';
 import { TripTracker } from './domain/trips/trip-tracker.js';
 import { UserService } from './domain/users/user-service.js';
 import type { PackSource } from './geodata/live-pack.js';
+import { presentBeacon } from './http/presenters/beacon-presenter.js';
 import { presentTrip } from './http/presenters/trip-presenter.js';
 import { readTripOptions } from './http/routes/trips.js';
-import { EstimateRouter } from './routing/estimate-router.js';
+import { RoadIsochrones } from './routing/isochrone.js';
+import { RoadRouter } from './routing/road-router.js';
 import type { Store } from './storage/store.js';
 
 /** The domain services over one store. */
@@ -45,13 +48,16 @@ export interface Services {
   geocoding: GeocodingService;
   /** Country, state, DMA and postal code at a point (context and the Regions feature). */
   regions: RegionService;
+  /** Routes on the imported road graphs, estimates outside them (route endpoints, trip ETAs). */
+  router: RoadRouter;
 }
 
 /** A server without reference data: geodata endpoints answer 503, context and track leave regions out. */
 const NO_PACK: PackSource = { current: () => null, unavailableReason: () => 'no geodata pack configured' };
 
 export function createServices(store: Store, clock: Clock, packs: PackSource = NO_PACK): Services {
-  const geofences = new GeofenceService(store.geofences, store.users, clock);
+  const router = new RoadRouter(packs);
+  const geofences = new GeofenceService(store.geofences, store.users, clock, new RoadIsochrones(router));
   const geofenceIndexes = new GeofenceIndexRegistry(store.geofences);
   geofences.onChange((tenant, change) => geofenceIndexes.apply(tenant, change));
   const userLocations = new UserLocationRegistry(store.users);
@@ -62,7 +68,7 @@ export function createServices(store: Store, clock: Clock, packs: PackSource = N
     trips: store.trips,
     users: store.users,
     geofences: store.geofences,
-    router: new EstimateRouter(),
+    router,
     clock,
     snapshot: (trip) => presentTrip(trip),
   });
@@ -71,6 +77,7 @@ export function createServices(store: Store, clock: Clock, packs: PackSource = N
   tracking.addParticipant(new RegionsTracker(regions));
   // Insights reads the regions of this update, so it runs after RegionsTracker.
   tracking.addParticipant(new InsightsTracker());
+  tracking.addParticipant(new BeaconsTracker(store.beacons, presentBeacon));
   return {
     projects: new ProjectService(store.projects, clock),
     users: new UserService(store.users),
@@ -81,12 +88,13 @@ export function createServices(store: Store, clock: Clock, packs: PackSource = N
     events: new EventService(store.events),
     context: new ContextService(geofenceIndexes, clock, regions),
     geofenceSearch: new GeofenceSearch(geofenceIndexes, clock),
-    userSearch: new UserSearch(store.users, userLocations, geofenceIndexes, clock),
+    userSearch: new UserSearch(store.users, userLocations, geofenceIndexes, clock, router),
     trips: new TripService(tripEngine),
     geofenceIndexes,
     userLocations,
     geocoding: new GeocodingService(packs),
     regions,
+    router,
   };
 }
 

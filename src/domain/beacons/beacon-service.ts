@@ -1,3 +1,4 @@
+import { distanceMeters } from '../../geo/distance-meters.js';
 import type { Position } from '../../geo/types.js';
 import { BeaconConflict, type BeaconListQuery, type BeaconStore } from '../../storage/store.js';
 import type { Clock } from '../clock.js';
@@ -68,6 +69,29 @@ export class BeaconService {
 
   list(tenant: Tenant, query: BeaconListQuery): Promise<Page<Beacon>> {
     return this.beacons.list(tenant, query);
+  }
+
+  /**
+   * Enabled beacons with a location within `radiusMeters` of `near`, nearest first (what a client SDK
+   * syncs). Scans the tenant's beacons page by page: beacon registries are small next to geofences.
+   */
+  async near(tenant: Tenant, near: Position, radiusMeters: number, limit: number): Promise<Beacon[]> {
+    const hits: Array<{ beacon: Beacon; d: number }> = [];
+    let before: number | undefined;
+    for (;;) {
+      const page = await this.beacons.list(tenant, { limit: 1000, ...(before !== undefined ? { before } : {}) });
+      for (const b of page.items) {
+        if (!b.enabled || !b.location) continue;
+        const d = distanceMeters(near, b.location);
+        if (d <= radiusMeters) hits.push({ beacon: b, d });
+      }
+      if (!page.hasMore || page.items.length === 0) break;
+      before = page.items[page.items.length - 1]!.createdAt;
+    }
+    return hits
+      .sort((a, b) => a.d - b.d)
+      .slice(0, limit)
+      .map((h) => h.beacon);
   }
 
   async delete(tenant: Tenant, beacon: Beacon): Promise<void> {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { parseRangedBeacons } from '../../domain/beacons/ranged-beacons.js';
 import { ApiError, invalidParam } from '../../domain/errors.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { TrackRequest, TrackResult } from '../../domain/tracking/track-request.js';
@@ -40,6 +41,10 @@ export const trackBody = {
   deviceType: oneOf(DEVICE_TYPES, { caseInsensitive: true }),
   updatedAt: datetime(),
   installId: str({ maxLength: 256 }),
+  /** What the device ranged (beacon events); read again by BeaconsTracker from the raw body. */
+  beacons: param({ type: 'array', items: { type: 'object' } }, (raw, name) => parseRangedBeacons(raw, name)),
+  /** The client says the OS reported a mocked location (`user.fraud.mocked`). */
+  mocked: bool(),
 };
 type TrackBody = Parsed<typeof trackBody>;
 

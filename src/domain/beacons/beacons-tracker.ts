@@ -1,0 +1,104 @@
+import type { BeaconStore } from '../../storage/store.js';
+import type { LocationEvent } from '../events/event.js';
+import { eventUser } from '../events/geofence-events.js';
+import { newId } from '../ids.js';
+import type { TrackContribution, TrackParticipant, TrackUpdate } from '../tracking/track-participant.js';
+import type { Beacon } from './beacon.js';
+import { parseRangedBeacons, type RangedBeacon, rangeConfidence } from './ranged-beacons.js';
+
+/** A beacon the user is in range of, as kept in `user.state.beacons`. */
+interface InRange {
+  id: string;
+  enteredAt: number;
+  confidence: 1 | 2 | 3;
+  /** The beacon in wire shape, as at entry (for `user.beacons` and the exit event). */
+  beacon: Record<string, unknown>;
+}
+
+/**
+ * Beacon events: a track carrying `beacons` (what the device ranged) enters each registered, enabled
+ * beacon newly in it and exits each beacon no longer in it (`duration` in minutes). A track without
+ * `beacons` says nothing about them and changes nothing. Disabled or deleted beacons produce no
+ * events, entering or leaving. Store reads happen only for tracks that carry beacons.
+ */
+export class BeaconsTracker implements TrackParticipant {
+  readonly name = 'beacons';
+
+  constructor(
+    private readonly beacons: BeaconStore,
+    private readonly snapshot: (b: Beacon) => Record<string, unknown>,
+  ) {}
+
+  async onTrack(u: TrackUpdate): Promise<TrackContribution> {
+    const before = inRange(u.user.state.beacons);
+    const ranged = parseRangedBeacons(u.body.beacons);
+    if (!ranged)
+      return before.length ? { events: [], userFields: { beacons: before.map((b) => b.beacon) } } : { events: [] };
+    const seen = await this.resolve(u, ranged);
+    const events: LocationEvent[] = [];
+    const next: InRange[] = [];
+    for (const b of before) {
+      if (seen.has(b.id)) {
+        next.push(b);
+        continue;
+      }
+      const current = await this.beacons.get(u.tenant, b.id);
+      if (current?.enabled)
+        events.push(this.event(u, 'user.exited_beacon', b.beacon, b.confidence, (u.at - b.enteredAt) / 60_000));
+    }
+    for (const [id, { beacon, confidence }] of seen) {
+      if (before.some((b) => b.id === id)) continue;
+      const snapshot = this.snapshot(beacon);
+      events.push(this.event(u, 'user.entered_beacon', snapshot, confidence));
+      next.push({ id, enteredAt: u.at, confidence, beacon: snapshot });
+    }
+    return { events, userFields: { beacons: next.map((b) => b.beacon) }, state: { beacons: next } };
+  }
+
+  /** The registered, enabled beacons among those ranged, by id, with the best confidence seen. */
+  private async resolve(u: TrackUpdate, ranged: RangedBeacon[]) {
+    const out = new Map<string, { beacon: Beacon; confidence: 1 | 2 | 3 }>();
+    const asked = new Set<string>();
+    for (const r of ranged) {
+      const key = `${r.uuid}|${r.major}|${r.minor}`;
+      if (asked.has(key)) continue;
+      asked.add(key);
+      const beacon = await this.beacons.getByIdentifiers(u.tenant, r.uuid, r.major, r.minor);
+      if (!beacon?.enabled) continue;
+      const confidence = Math.max(
+        rangeConfidence(r),
+        ...ranged.filter((x) => `${x.uuid}|${x.major}|${x.minor}` === key).map(rangeConfidence),
+      ) as 1 | 2 | 3;
+      out.set(beacon.id, { beacon, confidence });
+    }
+    return out;
+  }
+
+  private event(
+    u: TrackUpdate,
+    type: string,
+    beacon: Record<string, unknown>,
+    confidence: 1 | 2 | 3,
+    durationMinutes?: number,
+  ): LocationEvent {
+    return {
+      id: newId(),
+      projectId: u.user.projectId,
+      live: u.user.live,
+      type,
+      createdAt: u.at,
+      actualCreatedAt: u.now,
+      user: eventUser(u.user),
+      location: u.location,
+      locationAccuracy: u.accuracyMeters,
+      confidence,
+      ...(durationMinutes !== undefined ? { duration: durationMinutes } : {}),
+      ...(u.replayed ? { replayed: true } : {}),
+      extra: { beacon },
+    };
+  }
+}
+
+function inRange(raw: unknown): InRange[] {
+  return Array.isArray(raw) ? (raw as InRange[]).filter((b) => b && typeof b.id === 'string') : [];
+}
