@@ -3,6 +3,7 @@ import { BeaconsTracker } from './domain/beacons/beacons-tracker.js';
 import type { Clock } from './domain/clock.js';
 import { ContextService } from './domain/context/context-service.js';
 import { EventService } from './domain/events/event-service.js';
+import { FraudTracker } from './domain/fraud/fraud-tracker.js';
 import { GeocodingService } from './domain/geocoding/geocoding-service.js';
 import { GeofenceService } from './domain/geofences/geofence-service.js';
 import { InsightsTracker } from './domain/insights/insights-tracker.js';
@@ -78,6 +79,7 @@ export function createServices(store: Store, clock: Clock, packs: PackSource = N
   // Insights reads the regions of this update, so it runs after RegionsTracker.
   tracking.addParticipant(new InsightsTracker());
   tracking.addParticipant(new BeaconsTracker(store.beacons, presentBeacon));
+  tracking.addParticipant(new FraudTracker());
   return {
     projects: new ProjectService(store.projects, clock),
     users: new UserService(store.users),
