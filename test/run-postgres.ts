@@ -4,7 +4,8 @@ import pg from 'pg';
 import { DEFAULT_TEST_DATABASE_URL } from './helpers/engine.js';
 
 /**
- * Runs the HTTP suite again over PostgreSQL + PostGIS and Redis (the scale-out configuration).
+ * Runs the HTTP suite again over PostgreSQL + PostGIS and Redis (the scale-out configuration):
+ * `npx tsx test/run-postgres.ts [test files]` (every test/*.test.ts when none are named).
  * When TEST_DATABASE_URL is not set and no local PostgreSQL answers, it says how to get one and
  * skips; when it is set (as .ci/run does), an unreachable database fails the run.
  */
@@ -43,12 +44,15 @@ async function main(): Promise<number> {
     TEST_DATABASE_URL: url,
     TEST_REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
   };
-  // Node 20's test runner does not expand globs: name the files.
-  const files = fs
-    .readdirSync('test')
-    .filter((f) => f.endsWith('.test.ts'))
-    .sort()
-    .map((f) => `test/${f}`);
+  // Node 20's test runner does not expand globs: name the files (those given, else every test/*.test.ts).
+  const named = process.argv.slice(2);
+  const files = named.length
+    ? named
+    : fs
+        .readdirSync('test')
+        .filter((f) => f.endsWith('.test.ts'))
+        .sort()
+        .map((f) => `test/${f}`);
   const args = ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files];
   const run = spawnSync(process.execPath, args, { env, stdio: 'inherit' });
   return run.status ?? 1;

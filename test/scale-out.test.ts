@@ -135,6 +135,48 @@ describe('several API processes over one PostgreSQL and one Redis', { skip }, ()
     await new Promise((r) => setTimeout(r, 1100));
   });
 
+  it('a trip PATCH racing tracks of its user through the other process loses no change', async () => {
+    const [a, b] = procs as [ServeProcess, ServeProcess];
+    const home = offset(BROOKLYN, 0, -7000);
+    const pk = { key: keys.publishable };
+    const first = await call(a, 'POST', '/v1/track', {
+      ...pk,
+      json: trackBody('trip-dev', home, { userId: 'u-trip' }),
+    });
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    const started = await call(b, 'POST', '/v1/trips', {
+      ...pk,
+      json: { userId: 'u-trip', externalId: 'race-trip', mode: 'car', metadata: { n: 0 } },
+    });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    let tracked = 0;
+    // Each round: tracks of the user through A (each moves the trip on: path, ETA, updatedAt) while
+    // B changes the trip's metadata. A track that read the trip before the PATCH and wrote it after
+    // would put the old metadata back.
+    for (let round = 1; round <= 12; round++) {
+      const tracks = Array.from({ length: 6 }, (_, i) =>
+        call(a, 'POST', '/v1/track', {
+          ...pk,
+          json: trackBody(`trip-dev-${round}-${i}`, offset(home, round * 20, i * 20), { userId: 'u-trip' }),
+        }),
+      );
+      const patch = call(b, 'PATCH', '/v1/trips/race-trip/update', {
+        ...pk,
+        json: { externalId: 'race-trip', metadata: { n: round } },
+      });
+      const [patched, ...moved] = await Promise.all([patch, ...tracks]);
+      assert.equal(patched!.status, 200, JSON.stringify(patched!.body));
+      for (const r of moved) {
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        assert.equal(r.body.user.trip?.externalId, 'race-trip', 'every track moves the trip on');
+      }
+      tracked += moved.length;
+      const got = await call(a, 'GET', '/v1/trips/race-trip', { key: keys.secret });
+      assert.deepEqual(got.body.metadata, { n: round }, `round ${round}: a track undid the PATCH`);
+      assert.equal(got.body.locations.length, tracked, 'every tracked point is on the path');
+    }
+  });
+
   it('kill -9 of a process under track load loses no acknowledged update', async () => {
     const victim = await startServe(env);
     const acknowledged = new Map<string, string>();

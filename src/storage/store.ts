@@ -141,6 +141,13 @@ export interface TripStore {
   /** Sets `expired` on active trips last updated at or before `updatedAtOrBefore` (epoch ms). */
   expireStale(tenant: Tenant, updatedAtOrBefore: number): Promise<number>;
   list(tenant: Tenant, query: TripListQuery): Promise<Page<Trip>>;
+  /**
+   * Runs `fn` holding one trip's lock (by externalId, which names it before it exists) against every
+   * other holder in every process sharing the store, so a PATCH and a track of the trip never
+   * interleave their read-modify-writes. Engines several API processes share implement it
+   * (PostgreSQL: an advisory lock); without it the trip engine's in-process lock serialises them.
+   */
+  exclusive?<T>(tenant: Tenant, externalId: string, fn: () => Promise<T>): Promise<T>;
 }
 
 export interface GeofenceListQuery extends PageQuery {

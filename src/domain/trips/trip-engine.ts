@@ -44,8 +44,14 @@ export class TripEngine {
     this.navigator = new TripNavigator(deps.geofences, deps.router);
   }
 
-  /** Runs `fn` holding the lock of one trip (by externalId, which names it from before it exists). */
+  /**
+   * Runs `fn` holding the lock of one trip (by externalId, which names it from before it exists):
+   * the store's, across processes, when it has one (it serialises this process's holders too, so the
+   * in-process lock is not taken on top: waiting for both in two orders could deadlock).
+   */
   locked<T>(tenant: Tenant, externalId: string, fn: () => Promise<T>): Promise<T> {
+    const { trips } = this.deps;
+    if (trips.exclusive) return trips.exclusive(tenant, externalId, fn);
     return this.lock.run(`${tenant.projectId}:${tenant.live}:${externalId}`, fn);
   }
 

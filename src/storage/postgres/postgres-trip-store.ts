@@ -6,6 +6,8 @@ import type { TripListQuery, TripStore, TripWrite } from '../store.js';
 import { inTransaction } from './open-pool.js';
 import { pagedDocs } from './paged-docs.js';
 import { insertEventRows } from './postgres-event-store.js';
+import { Semaphore } from './semaphore.js';
+import { lockForTransaction, trackTransactionClient } from './track-transaction.js';
 
 const UPSERT = `INSERT INTO trips (id, project_id, live, external_id, user_pk, user_id, device_id, status, active,
     destination_tag, destination_external_id, eta_duration, created_at, updated_at, doc)
@@ -16,9 +18,36 @@ const UPSERT = `INSERT INTO trips (id, project_id, live, external_id, user_pk, u
     eta_duration = excluded.eta_duration, created_at = excluded.created_at, updated_at = excluded.updated_at,
     doc = excluded.doc`;
 
+/**
+ * Connections that trip locks taken outside a track (PATCH, POST) may hold at once. With the track
+ * transaction slots and the LISTEN connection this stays below the pool size, so the reads a lock
+ * holder makes always find a connection.
+ */
+const TRIP_LOCK_SLOTS = 4;
+
 /** Trips over PostgreSQL: the same tables and semantics as `SqliteTripStore`. */
 export class PostgresTripStore implements TripStore {
+  private readonly lockSlots = new Semaphore(TRIP_LOCK_SLOTS);
+
   constructor(private readonly pool: pg.Pool) {}
+
+  /**
+   * An advisory lock on the trip's externalId, the same in every process. Inside a track it is taken
+   * in the track's transaction (held to its commit); elsewhere in a short transaction of its own
+   * that holds it while `fn` runs. The trip writes inside `fn` commit on their own, before the lock
+   * goes, so the next holder reads them.
+   */
+  exclusive<T>(tenant: Tenant, externalId: string, fn: () => Promise<T>): Promise<T> {
+    const key = `${tenant.projectId}|${tenant.live}|trip|${externalId}`;
+    const track = trackTransactionClient.getStore();
+    if (track) return lockForTransaction(track, key).then(fn);
+    return this.lockSlots.run(() =>
+      inTransaction(this.pool, async (c) => {
+        await lockForTransaction(c, key);
+        return fn();
+      }),
+    );
+  }
 
   get(tenant: Tenant, id: string): Promise<Trip | null> {
     return this.one('AND (id = $3 OR external_id = $3) ORDER BY (id = $3) DESC LIMIT 1', tenant, [id]);

@@ -8,6 +8,7 @@ import { inTransaction } from './open-pool.js';
 import { pagedDocs } from './paged-docs.js';
 import { insertEventRows } from './postgres-event-store.js';
 import { Semaphore } from './semaphore.js';
+import { trackTransactionClient } from './track-transaction.js';
 
 /** Connections of the pool that track transactions may hold at once (see `trackSlots`). */
 export const TRACK_TRANSACTION_SLOTS = 8;
@@ -83,7 +84,7 @@ export class PostgresUserStore implements UserStore {
       if (identity.userId !== null)
         await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${scope}|u|${identity.userId}`]);
       const found = await readCandidates(c, tenant, identity, true);
-      const { user, events, result } = await compute(found);
+      const { user, events, result } = await trackTransactionClient.run(c, () => compute(found));
       await saveUserRows(c, user);
       await insertEventRows(c, events);
       return result;
