@@ -35,7 +35,9 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     LOG_LEVEL: 'warn',
     ...env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+  // BENCH_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, profiles the server under load.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', 'serve'], {
     cwd: ROOT,
     env: fullEnv,
     stdio: ['ignore', 'pipe', 'inherit'],

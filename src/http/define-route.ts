@@ -34,6 +34,14 @@ export interface RouteInput<Q extends ParamSpec, B extends ParamSpec, P extends 
 /** No parameters of that kind. */
 type NoParams = Record<never, never>;
 
+/**
+ * A whole response body already serialised as JSON (meta included), sent as it is: for hot reads that
+ * keep the text of a document (see `JsonCache`).
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export function defineRoute<
   Q extends ParamSpec = NoParams,
   B extends ParamSpec = NoParams,
@@ -41,7 +49,9 @@ export function defineRoute<
 >(
   app: FastifyInstance,
   def: RouteDef<Q, B, P>,
-  handler: (input: RouteInput<Q, B, P>) => Promise<Record<string, unknown>> | Record<string, unknown>,
+  handler: (
+    input: RouteInput<Q, B, P>,
+  ) => Promise<Record<string, unknown> | JsonText> | Record<string, unknown> | JsonText,
 ): void {
   app.route({
     method: def.method,
@@ -62,6 +72,10 @@ export function defineRoute<
       const body = parseParams(def.body ?? ({} as B), bodySource);
       const tenant = def.auth === 'none' ? { projectId: '', live: false } : tenantOf(req.auth);
       const out = await handler({ query, body, params, tenant, req, reply });
+      if (out instanceof JsonText) {
+        reply.type('application/json; charset=utf-8');
+        return out.text;
+      }
       const { meta, ...rest } = out as { meta?: Record<string, unknown> };
       return { meta: { code: 200, ...meta }, ...rest };
     },

@@ -232,5 +232,11 @@ export interface Store {
    * store, so caches of keys, projects and geofence indexes can be dropped. Returns an unsubscribe.
    */
   onExternalChange(listener: (change: StoreChange) => void): () => void;
+  /**
+   * Delivers, now and synchronously, any external change the store can see at once (SQLite: another
+   * connection's commit), so a cache consulted right after is exact. PostgreSQL's notifications
+   * arrive by themselves; there it does nothing.
+   */
+  syncExternalChanges(): void;
   close(): Promise<void>;
 }

@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Geofence } from '../../domain/geofences/geofence.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { AppDeps } from '../context.js';
-import { defineRoute } from '../define-route.js';
+import { defineRoute, JsonText } from '../define-route.js';
 import { cursor, listLimit, pathSegment } from '../params/common.js';
 import { bool, datetime, jsonValue, metadata, num, oneOf, str } from '../params/index.js';
 import { presentGeofence } from '../presenters/geofence-presenter.js';
+import { JsonCache } from '../presenters/json-cache.js';
 import { presentUser } from '../presenters/user-presenter.js';
 
 const upsertBody = {
@@ -28,10 +29,26 @@ const upsertBody = {
   dwellThreshold: num({ min: 1, max: 10_080 }),
 };
 
-export function geofenceRoutes(app: FastifyInstance, { services, clock }: AppDeps): void {
+export function geofenceRoutes(app: FastifyInstance, { services, clock, store }: AppDeps): void {
   const tag = 'Geofences';
   const byTag = { tag: pathSegment(), externalId: pathSegment() };
-  const show = (g: Geofence) => ({ geofence: presentGeofence(g, clock.now()) });
+  const documents = new JsonCache();
+  services.geofences.onChange((tenant, change) => documents.forget(tenant, change.upserted?.id ?? change.deletedId!));
+  const unfollow = store.onExternalChange((change) => documents.storeChanged(change, 'geofences'));
+  app.addHook('onClose', async () => unfollow());
+  /** The response text of a fence, kept until the fence changes (or its `disableAfter` passes). */
+  const show = (tenant: Tenant, g: Geofence) => {
+    const now = clock.now();
+    const json = JSON.stringify(presentGeofence(g, now));
+    const until = [g.disableAfter, g.deleteAfter].filter((t): t is number => t !== null && t > now);
+    documents.put(tenant, g.id, json, until.length ? Math.min(...until) : undefined);
+    return new JsonText(`{"meta":{"code":200},"geofence":${json}}`);
+  };
+  const cached = (tenant: Tenant, id: string) => {
+    store.syncExternalChanges();
+    const json = documents.get(tenant, id, clock.now());
+    return json === undefined ? undefined : new JsonText(`{"meta":{"code":200},"geofence":${json}}`);
+  };
   const lookup = (tenant: Tenant, p: { id?: string; tag?: string; externalId?: string }) =>
     p.id !== undefined
       ? services.geofences.get(tenant, p.id)
@@ -70,7 +87,7 @@ export function geofenceRoutes(app: FastifyInstance, { services, clock }: AppDep
       body: upsertBody,
     },
     async ({ params, body, tenant }) =>
-      show(await services.geofences.upsert(tenant, params.tag, params.externalId, body)),
+      show(tenant, await services.geofences.upsert(tenant, params.tag, params.externalId, body)),
   );
 
   for (const [url, params] of [
@@ -80,7 +97,10 @@ export function geofenceRoutes(app: FastifyInstance, { services, clock }: AppDep
     defineRoute(
       app,
       { method: 'GET', url, auth: 'secret', tag, summary: 'Get a geofence', params },
-      async ({ params: p, tenant }) => show(await lookup(tenant, p)),
+      async ({ params: p, tenant }) => {
+        const id = (p as { id?: string }).id;
+        return (id !== undefined ? cached(tenant, id) : undefined) ?? show(tenant, await lookup(tenant, p));
+      },
     );
     defineRoute(
       app,

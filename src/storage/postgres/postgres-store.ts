@@ -52,6 +52,10 @@ export class PostgresStore implements Store {
     return this.notifier.subscribe(listener);
   }
 
+  syncExternalChanges(): void {
+    // LISTEN/NOTIFY delivers other processes' changes as they commit.
+  }
+
   async close(): Promise<void> {
     this.notifier.close();
     await this.pool.end();

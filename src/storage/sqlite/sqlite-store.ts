@@ -56,6 +56,10 @@ export class SqliteStore implements Store {
     return () => this.listeners.delete(listener);
   }
 
+  syncExternalChanges(): void {
+    if (this.timer) this.poll();
+  }
+
   private poll(): void {
     const v = this.readDataVersion();
     if (v === this.dataVersion) return;

@@ -1,0 +1,53 @@
+import type { Tenant } from '../../domain/tenant.js';
+import type { StoreChange } from '../../storage/store.js';
+
+interface Entry {
+  json: string;
+  /** Epoch ms after which the text may be wrong (a `disableAfter` flips `enabled`). */
+  validUntil: number;
+}
+
+/**
+ * Serialised documents by tenant and id, for reads that repeat far more often than writes (GET of a
+ * geofence). Writing the JSON of a fence with a 65-vertex outline costs more than the rest of the request
+ * together (printing doubles is slow), so each document is serialised once per change. Entries are
+ * dropped on every write this process makes and on every change another process reports; the oldest
+ * entry goes first when the cache is full.
+ */
+export class JsonCache {
+  readonly #entries = new Map<string, Entry>();
+
+  constructor(private readonly maxEntries = 50_000) {}
+
+  get(tenant: Tenant, id: string, now: number): string | undefined {
+    const key = keyOf(tenant, id);
+    const e = this.#entries.get(key);
+    if (!e) return undefined;
+    if (now < e.validUntil) return e.json;
+    this.#entries.delete(key);
+    return undefined;
+  }
+
+  put(tenant: Tenant, id: string, json: string, validUntil = Number.POSITIVE_INFINITY): void {
+    if (this.#entries.size >= this.maxEntries) {
+      const oldest = this.#entries.keys().next();
+      if (!oldest.done) this.#entries.delete(oldest.value);
+    }
+    this.#entries.set(keyOf(tenant, id), { json, validUntil });
+  }
+
+  forget(tenant: Tenant, id: string): void {
+    this.#entries.delete(keyOf(tenant, id));
+  }
+
+  /** Another process wrote: forget what it names, or everything when it does not say. */
+  storeChanged(change: StoreChange, kind: StoreChange['kind']): void {
+    if (change.kind !== kind && change.kind !== 'unknown') return;
+    if (change.tenant && change.id !== undefined) this.forget(change.tenant, change.id);
+    else this.#entries.clear();
+  }
+}
+
+function keyOf(t: Tenant, id: string): string {
+  return `${t.projectId}:${t.live ? 1 : 0}:${id}`;
+}
