@@ -7,8 +7,14 @@ export interface GeocodeAddress {
   geometry: { type: 'Point'; coordinates: [number, number] };
   formattedAddress: string;
   addressLabel: string;
-  /** Autocomplete only: the label of a place result. The pack has no places, so it stays absent. */
+  /** Autocomplete: the name of a place result (layer `place`). */
   placeLabel?: string;
+  /** House number (address layer). */
+  number?: string;
+  /** Street as the address line writes it (address and street layers). */
+  street?: string;
+  /** Apartment or suite, when tagged. */
+  unit?: string;
   neighborhood?: string;
   city?: string;
   county?: string;
@@ -21,8 +27,12 @@ export interface GeocodeAddress {
   layer: GeocodeLayer;
   /** Metres from the query point (reverse) or the `near` point (autocomplete) to the result's coordinates. */
   distance?: number;
-  /** Forward geocoding: `exact` when the name matched as typed, `fallback` for prefix or typo matches. */
-  confidence?: 'exact' | 'fallback';
+  /**
+   * Forward geocoding: `exact` when what was asked for exists as typed (an address, a place, a name),
+   * `interpolated` when the house number is placed between known numbers of its street, `fallback` when
+   * only a street, a locality or an area matched (or a name by prefix or typo).
+   */
+  confidence?: 'exact' | 'interpolated' | 'fallback';
 }
 
 /** The fields of an address other than position, layer, labels, distance and confidence. */

@@ -1,7 +1,10 @@
+import { normalizeName } from '../geodata/normalize-name.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import type { GeocodeAddress } from './address.js';
 import { entityAddress } from './entity.js';
 import { entryScores } from './entry-scores.js';
+import { fineAutocomplete } from './fine-autocomplete.js';
+import { addressRegions, placeRegions } from './fine-regions.js';
 import { mergeMatches } from './forward-geocode.js';
 import type { GeocodeLayer } from './layers.js';
 import { bestNameMatches, type EntryScore, MatchWeight } from './name-matches.js';
@@ -33,6 +36,35 @@ const NEAR_SCALE_KM = 150;
  * closeness to `near`. Each result carries `distance` in metres from `near` when given.
  */
 export function autocomplete(pack: GeodataPack, query: string, opts: AutocompleteOptions = {}): GeocodeAddress[] {
+  const limit = Math.min(100, Math.max(1, Math.floor(opts.limit ?? 10)));
+  if (addressRegions(pack).length === 0 && placeRegions(pack).length === 0)
+    return coarseAutocomplete(pack, query, { ...opts, limit });
+  const wants = (l: GeocodeLayer) => !opts.layers || opts.layers.has(l);
+  const fine = fineAutocomplete(pack, query, { near: opts.near, wants, limit, country: opts.country });
+  // Merge: a locality or area whose whole name was typed first (`jamaica` the town before Jamaica Ave),
+  // unless the query starts with a number (an address); then fine prefix matches, fine matches through a
+  // typo within reach of `near`, the other coarse matches, and the remaining typo matches.
+  const text = normalizeName(query.split(',')[0] ?? '');
+  const numeric = /^\d/.test(text);
+  // An address query (a number and a street) that found addresses needs no coarse matches: they would all
+  // rank below them, and the world names hold no house numbers.
+  if (numeric && fine.prefix.length > 0 && (/[a-z]/.test(text) || fine.prefix.length >= limit))
+    return fine.prefix.slice(0, limit);
+  const coarse = coarseAutocomplete(pack, query, { ...opts, limit });
+  const whole = numeric ? [] : coarse.filter((a) => normalizeName(a.addressLabel) === text);
+  const rest = coarse.filter((a) => !whole.includes(a));
+  const close = (a: GeocodeAddress) => !opts.near || (a.distance ?? 0) <= TYPO_REACH_M;
+  return [...whole, ...fine.prefix, ...fine.typo.filter(close), ...rest, ...fine.typo.filter((a) => !close(a))].slice(
+    0,
+    limit,
+  );
+}
+
+// A street or place one typo away within this distance of `near` outranks far-away coarse matches.
+const TYPO_REACH_M = 50_000;
+
+/** Autocomplete over the world pack's names only (localities, areas, postal codes). */
+function coarseAutocomplete(pack: GeodataPack, query: string, opts: AutocompleteOptions): GeocodeAddress[] {
   const limit = Math.min(100, Math.max(1, Math.floor(opts.limit ?? 10)));
   const { prominence, lon, lat } = entryScores(pack);
   const near = opts.near;

@@ -1,6 +1,9 @@
 import { NameKind } from '../geodata/name-index.js';
 import type { GeodataPack } from '../geodata/pack.js';
+import { loadAddressParser } from './address-parser.js';
 import { entityPoint, entityProminence } from './entity.js';
+import { addressRegions, placeRegions } from './fine-regions.js';
+import { placeNames } from './place-names.js';
 
 /** Per name-index entry: its entity's prominence and `[lon, lat]`, so ranking reads typed arrays only. */
 export interface EntryScores {
@@ -43,8 +46,13 @@ export function entryScores(pack: GeodataPack): EntryScores {
   return scores;
 }
 
-/** Builds the geocoder's per-pack tables now rather than on the first request. */
+/**
+ * Builds the geocoder's per-pack tables now rather than on the first request: with imported OSM regions,
+ * also the address parser's dictionaries (about 2 s, once per process) and the place name keys.
+ */
 export function prepareGeocoding(pack: GeodataPack): void {
   entryScores(pack);
   pack.names.prepare();
+  if (addressRegions(pack).length > 0) loadAddressParser();
+  for (const { layer } of placeRegions(pack)) placeNames(layer);
 }

@@ -1,8 +1,11 @@
 import type { GeodataPack } from '../geodata/pack.js';
 import type { GeocodeAddress } from './address.js';
+import { parseAddress } from './address-parser.js';
 import { entityAddress } from './entity.js';
 import { entryScores } from './entry-scores.js';
-import type { GeocodeLayer } from './layers.js';
+import { fineForward } from './fine-forward.js';
+import { addressRegions, placeRegions } from './fine-regions.js';
+import { FINE_LAYERS, type GeocodeLayer } from './layers.js';
 import { bestNameMatches, type EntryScore, type MatchOptions, type NameMatch } from './name-matches.js';
 import { queryReadings } from './parse-query.js';
 import { plausibleReadings } from './region-words.js';
@@ -21,14 +24,40 @@ export interface ForwardOptions {
 const CODE_BONUS = 2;
 
 /**
+ * Forward geocodes a free-text query. With imported OSM regions the query is parsed as an address first
+ * (see `fineForward`: addresses, interpolated numbers, streets, intersections, places); when that finds
+ * nothing, an address query falls back to its locality, postcode or region (`fallback`), and any other
+ * query is answered by {@link coarseForward}. A place whose whole name was typed follows the exact coarse
+ * matches of its name.
+ */
+export function forwardGeocode(pack: GeodataPack, query: string, opts: ForwardOptions = {}): GeocodeAddress[] {
+  const limit = opts.limit ?? 10;
+  const hasFine = addressRegions(pack).length > 0 || placeRegions(pack).length > 0;
+  const wants = (l: GeocodeLayer) => !opts.layers || opts.layers.has(l);
+  if (!hasFine || !FINE_LAYERS.some(wants)) return coarseForward(pack, query, opts);
+  const parsed = parseAddress(query);
+  const cc = opts.country?.toUpperCase();
+  const fine = fineForward(pack, query, parsed, wants, limit).filter((a) => !cc || a.countryCode === cc);
+  const addressLike = Boolean(parsed.number || parsed.intersection || (parsed.street && parsed.locality));
+  if (fine.length > 0 && addressLike) return fine;
+  if (fine.length === 0 && addressLike) {
+    const rest = parsed.postcode ?? [parsed.locality, parsed.region].filter(Boolean).join(', ');
+    if (!rest) return [];
+    return coarseForward(pack, rest, opts).map((a) => ({ ...a, confidence: 'fallback' as const }));
+  }
+  const coarse = coarseForward(pack, query, opts);
+  const ordered = coarse[0]?.confidence === 'exact' ? [...coarse, ...fine] : [...fine, ...coarse];
+  return ordered.slice(0, limit);
+}
+
+/**
  * Forward geocodes a free-text query against the pack's names: localities, neighbourhoods, ZIP codes,
  * counties, states and countries (codes too), optionally qualified (`paris, tx`, `paris texas`). Results whose
  * name matches as typed come first, ranked by prominence (population; primary names before alternate ones),
  * with `confidence: 'exact'`; only when nothing matches exactly are prefix and one-typo matches returned,
- * with `confidence: 'fallback'`. Layers the pack cannot answer (place, address, street, intersection) give
- * no results.
+ * with `confidence: 'fallback'`. Fine layers are not answered here.
  */
-export function forwardGeocode(pack: GeodataPack, query: string, opts: ForwardOptions = {}): GeocodeAddress[] {
+export function coarseForward(pack: GeodataPack, query: string, opts: ForwardOptions = {}): GeocodeAddress[] {
   const limit = opts.limit ?? 10;
   const { prominence } = entryScores(pack);
   const base = { layers: opts.layers, country: opts.country?.toUpperCase() };

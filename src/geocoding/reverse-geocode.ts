@@ -4,6 +4,7 @@ import { US_ZIP_COUNTRIES } from '../geodata/regions-at.js';
 import type { AddressContext, GeocodeAddress } from './address.js';
 import { makeAddress } from './address.js';
 import { entityPoint } from './entity.js';
+import { fineReverse } from './fine-reverse.js';
 import type { GeocodeLayer } from './layers.js';
 import { distanceKm, nearestLocality, nearestNeighborhood } from './nearest-locality.js';
 import { packLookups } from './pack-lookups.js';
@@ -14,7 +15,7 @@ import { packLookups } from './pack-lookups.js';
  * absent). Areas come from `pack.regionsAt`; the locality is the place chosen by `nearestLocality`. Every
  * address carries the same context (city, county, state, postal code, country) cut to its layer, and
  * `distance`: metres from the point to the result's coordinates (a place, a ZIP point or an area's label
- * point). Layers the pack cannot answer (place, address, street, intersection) give nothing.
+ * point). Imported OSM regions add the fine layers first (address, else street; see `fineReverse`).
  * @param lon longitude in degrees
  * @param lat latitude in degrees
  */
@@ -40,7 +41,7 @@ export function reverseGeocode(
   const county: AddressContext = { ...state, county: regions.county?.name };
   const city: AddressContext = { ...county, city: cityName, postalCode: regions.postalCode?.code };
 
-  const out: GeocodeAddress[] = [];
+  const out: GeocodeAddress[] = fineReverse(pack, lon, lat, layers);
   const add = (
     point: [number, number] | undefined,
     layer: GeocodeLayer,

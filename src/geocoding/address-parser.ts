@@ -1,0 +1,116 @@
+import { createRequire } from 'node:module';
+
+/** The parts of a free-text address, as typed (empty parts absent). */
+export interface ParsedAddress {
+  number?: string;
+  street?: string;
+  unit?: string;
+  locality?: string;
+  region?: string;
+  postcode?: string;
+  country?: string;
+  /** `A & B`, `A and B`, `A at B`: the two streets of an intersection. */
+  intersection?: [string, string];
+}
+
+interface PeliasSolution {
+  pair: { classification: { label: string }; span: { body: string } }[];
+}
+interface PeliasTokenizer {
+  solution: PeliasSolution[];
+}
+interface PeliasParser {
+  classify(t: PeliasTokenizer): void;
+  solve(t: PeliasTokenizer): void;
+}
+
+const require = createRequire(import.meta.url);
+let parser: PeliasParser | undefined;
+let Tokenizer: (new (text: string) => PeliasTokenizer) | undefined;
+
+/**
+ * Loads pelias-parser's dictionaries (libpostal word lists: about 2 s). Called the first time a region
+ * with addresses is opened, so the first forward request does not pay for it.
+ */
+export function loadAddressParser(): void {
+  if (parser) return;
+  const AddressParser = require('pelias-parser/parser/AddressParser') as new () => PeliasParser;
+  Tokenizer = require('pelias-parser/tokenization/Tokenizer') as new (text: string) => PeliasTokenizer;
+  parser = new AddressParser();
+}
+
+// Parsing costs a few ms; geocoding traffic repeats queries (retries, the same form submitted twice), so
+// recent answers are kept. Cleared whole when full: cheaper than LRU bookkeeping on every hit.
+const CACHE_SIZE = 20_000;
+const cache = new Map<string, ParsedAddress>();
+
+const INTERSECTION = /^(.+?)\s+(?:&|and|at|@|\/)\s+(.+)$/i;
+
+/**
+ * Parses a free-text address with pelias-parser (house number, street, unit, locality, region, postcode,
+ * country). Intersections (`Springfield Blvd & 89th Ave, Queens`) are split before parsing: the parser
+ * reads them as one street. Queens-style numbers (`89-12`) stay whole.
+ */
+export function parseAddress(text: string): ParsedAddress {
+  const cached = cache.get(text);
+  if (cached) return cached;
+  const parsed = parseUncached(text);
+  if (cache.size >= CACHE_SIZE) cache.clear();
+  cache.set(text, parsed);
+  return parsed;
+}
+
+function parseUncached(text: string): ParsedAddress {
+  const [head = '', ...rest] = text.split(',');
+  const crossing = INTERSECTION.exec(head.trim());
+  if (crossing && !/^\s*\d/.test(head)) {
+    // The second street may carry the locality when there is no comma: parse it as an address line.
+    const second = solve(`1 ${[crossing[2], ...rest].join(',')}`);
+    const out: ParsedAddress = { ...second, intersection: [crossing[1]!.trim(), second.street ?? crossing[2]!.trim()] };
+    delete out.number;
+    delete out.street;
+    return out;
+  }
+  return widenLocality(solve(text), text);
+}
+
+/**
+ * pelias-parser sometimes keeps only the last word of a locality it does not know (`Queens Village` →
+ * `Village`). When commas delimit the parts, the whole comma part that holds the locality is taken,
+ * less the region and postcode written in it.
+ */
+function widenLocality(parsed: ParsedAddress, text: string): ParsedAddress {
+  const loc = parsed.locality;
+  if (!loc || !text.includes(',')) return parsed;
+  const part = text.split(',').find((p) => p.includes(loc));
+  if (!part) return parsed;
+  let whole = part;
+  for (const drop of [parsed.region, parsed.postcode, parsed.street, parsed.number]) {
+    if (drop) whole = whole.replace(drop, ' ');
+  }
+  whole = whole.replace(/\s+/g, ' ').trim();
+  return whole.length > loc.length && whole.includes(loc) ? { ...parsed, locality: whole } : parsed;
+}
+
+const LABELS: Record<string, keyof Omit<ParsedAddress, 'intersection'>> = {
+  housenumber: 'number',
+  street: 'street',
+  unit: 'unit',
+  locality: 'locality',
+  region: 'region',
+  postcode: 'postcode',
+  country: 'country',
+};
+
+function solve(text: string): ParsedAddress {
+  loadAddressParser();
+  const t = new Tokenizer!(text);
+  parser!.classify(t);
+  parser!.solve(t);
+  const out: ParsedAddress = {};
+  for (const p of t.solution[0]?.pair ?? []) {
+    const key = LABELS[p.classification.label];
+    if (key && !out[key]) out[key] = p.span.body.trim();
+  }
+  return out;
+}

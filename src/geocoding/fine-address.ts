@@ -1,0 +1,153 @@
+import type { AddressLayer } from '../geodata/osm/addresses/address-layer.js';
+import { uspsStreet } from '../geodata/osm/addresses/street-names.js';
+import type { PlaceRecord } from '../geodata/osm/places/place-layer.js';
+import type { GeodataPack } from '../geodata/pack.js';
+import type { AddressContext, GeocodeAddress } from './address.js';
+import type { GeocodeLayer } from './layers.js';
+import { nearestLocality } from './nearest-locality.js';
+
+/** Tagged parts that override what the point's areas say. */
+interface Tagged {
+  city?: string;
+  state?: string;
+  postcode?: string;
+}
+
+// City, county, state and country change over kilometers: they are looked up once per ~1 km cell
+// (0.01°) and kept, so a page of ten neighbouring addresses costs one lookup, not ten.
+const CELL = 100;
+const CELL_CACHE_SIZE = 50_000;
+const cells = new WeakMap<GeodataPack, Map<number, AddressContext>>();
+
+/** The areas around a point: city (nearest locality), county, state, postal code and country. */
+export function pointContext(pack: GeodataPack, lon: number, lat: number): AddressContext {
+  let byCell = cells.get(pack);
+  if (!byCell) {
+    byCell = new Map();
+    cells.set(pack, byCell);
+  }
+  const cell = Math.round(lon * CELL) * 100_000 + Math.round(lat * CELL);
+  const hit = byCell.get(cell);
+  if (hit) return hit;
+  const r = pack.regionsAt(lon, lat);
+  const loc = nearestLocality(pack, lon, lat, r.country?.code);
+  const ctx: AddressContext = {
+    city: loc >= 0 ? pack.localities.name(loc) : undefined,
+    county: r.county?.name,
+    state: r.state?.name,
+    stateCode: r.state?.code,
+    postalCode: r.postalCode?.code,
+    country: r.country?.name,
+    countryCode: r.country?.code,
+    countryFlag: r.country?.flag,
+  };
+  if (byCell.size >= CELL_CACHE_SIZE) byCell.clear();
+  byCell.set(cell, ctx);
+  return ctx;
+}
+
+/**
+ * A fine result: `line` is the address line (`89-12 Springfield Blvd`, `Springfield Blvd`, `A St & B Ave`),
+ * and `formattedAddress` reads as a US address: `line, City, ST 12345 US`.
+ */
+export function fineAddress(
+  pack: GeodataPack,
+  lon: number,
+  lat: number,
+  layer: GeocodeLayer,
+  line: string,
+  tagged: Tagged = {},
+): GeocodeAddress {
+  const ctx = { ...pointContext(pack, lon, lat) };
+  if (tagged.city) ctx.city = tagged.city;
+  if (tagged.postcode) ctx.postalCode = tagged.postcode;
+  if (tagged.state && /^[A-Za-z]{2}$/.test(tagged.state)) ctx.stateCode = tagged.state.toUpperCase();
+  const out: GeocodeAddress = {
+    latitude: lat,
+    longitude: lon,
+    geometry: { type: 'Point', coordinates: [lon, lat] },
+    formattedAddress: formatLine(line, ctx),
+    addressLabel: line,
+    layer,
+  };
+  for (const [key, value] of Object.entries(ctx) as [keyof AddressContext, string | undefined][]) {
+    if (value) out[key] = value;
+  }
+  return out;
+}
+
+/** `line, City, ST 12345 US`, leaving out what is unknown. */
+export function formatLine(line: string, c: AddressContext): string {
+  const region = [c.stateCode || c.state, c.postalCode].filter(Boolean).join(' ');
+  const head = [line, c.city, region].filter(Boolean).join(', ');
+  return [head, c.countryCode].filter(Boolean).join(' ');
+}
+
+/** Address `i` of a layer as a result (layer `address`). */
+export function addressResult(pack: GeodataPack, layer: AddressLayer, i: number): GeocodeAddress {
+  const a = layer.address(i);
+  const street = uspsStreet(a.street);
+  const line = `${a.number} ${street}${a.unit ? ` ${unitLabel(a.unit)}` : ''}`;
+  const out = fineAddress(pack, a.lon, a.lat, 'address', line, a);
+  out.number = a.number;
+  out.street = street;
+  if (a.unit) out.unit = a.unit;
+  return out;
+}
+
+/** An interpolated house number on a street: the typed number with the street's name. */
+export function interpolatedResult(
+  pack: GeodataPack,
+  layer: AddressLayer,
+  street: number,
+  number: string,
+  [lon, lat]: [number, number],
+  postcode?: string,
+): GeocodeAddress {
+  const name = uspsStreet(layer.streetName(street));
+  const out = fineAddress(pack, lon, lat, 'address', `${number} ${name}`, { postcode });
+  out.number = number;
+  out.street = name;
+  return out;
+}
+
+/** Street `i` of a layer as a result, at `point` (its label point unless told). */
+export function streetResult(
+  pack: GeodataPack,
+  layer: AddressLayer,
+  i: number,
+  point: [number, number] = layer.streetPoint(i),
+): GeocodeAddress {
+  const name = uspsStreet(layer.streetName(i));
+  const out = fineAddress(pack, point[0], point[1], 'street', name);
+  out.street = name;
+  return out;
+}
+
+/** Intersection `i` of a layer: `Springfield Blvd & 89th Ave`. */
+export function intersectionResult(pack: GeodataPack, layer: AddressLayer, i: number): GeocodeAddress {
+  const x = layer.intersection(i);
+  const line = `${uspsStreet(layer.streetName(x.a))} & ${uspsStreet(layer.streetName(x.b))}`;
+  return fineAddress(pack, x.lon, x.lat, 'intersection', line);
+}
+
+/** A place as a result: `placeLabel` its name, `addressLabel` its address line when tagged, else its name. */
+export function placeResult(pack: GeodataPack, p: PlaceRecord): GeocodeAddress {
+  const a = p.address;
+  const street = a?.street ? uspsStreet(a.street) : undefined;
+  const line = street ? (a?.number ? `${a.number} ${street}` : street) : p.name;
+  const out = fineAddress(pack, p.lon, p.lat, 'place', line, {
+    city: a?.city,
+    state: a?.state,
+    postcode: a?.postalCode,
+  });
+  out.placeLabel = p.name;
+  if (line !== p.name) out.formattedAddress = `${p.name}, ${out.formattedAddress}`;
+  if (a?.number) out.number = a.number;
+  if (street) out.street = street;
+  return out;
+}
+
+function unitLabel(unit: string): string {
+  return /^(apt|unit|ste|suite|#|fl|floor|rm|room)\b/i.test(unit) ? unit : `# ${unit}`;
+}

@@ -1,0 +1,58 @@
+import type { AddressLayer } from '../geodata/osm/addresses/address-layer.js';
+import type { OsmRegion } from '../geodata/osm/osm-region.js';
+import type { PlaceLayer } from '../geodata/osm/places/place-layer.js';
+import type { GeodataPack } from '../geodata/pack.js';
+import { typoVariants } from './typo-variants.js';
+
+/** A street of one region's address layer. */
+export interface StreetHit {
+  layer: AddressLayer;
+  street: number;
+}
+
+/** The imported regions that have addresses and streets. */
+export function addressRegions(pack: GeodataPack): { region: OsmRegion; layer: AddressLayer }[] {
+  const out: { region: OsmRegion; layer: AddressLayer }[] = [];
+  for (const region of pack.osmRegions ?? []) if (region.addresses) out.push({ region, layer: region.addresses });
+  return out;
+}
+
+/** The imported regions that have places. */
+export function placeRegions(pack: GeodataPack): { region: OsmRegion; layer: PlaceLayer }[] {
+  const out: { region: OsmRegion; layer: PlaceLayer }[] = [];
+  for (const region of pack.osmRegions ?? []) if (region.places) out.push({ region, layer: region.places });
+  return out;
+}
+
+/** Every street, in every region, whose key is exactly `key`. */
+export function streetsByKey(pack: GeodataPack, key: string): StreetHit[] {
+  const out: StreetHit[] = [];
+  for (const { layer } of addressRegions(pack)) {
+    const [from, to] = layer.streetRange(key);
+    for (let s = from; s < to; s++) if (layer.streetKeys[s] === key) out.push({ layer, street: s });
+  }
+  return out;
+}
+
+// Variants of a 30-letter street are ~2,200 strings: fine for a fallback, not worth it beyond that.
+const MAX_TYPO_LENGTH = 30;
+
+/**
+ * The street keys one edit (deletion, transposition, substitution, insertion) away from `key` that some
+ * region has, when `prefix` also those that some key starts with (returned as the typed-length prefix).
+ */
+export function typoStreetKeys(pack: GeodataPack, key: string, prefix = false): string[] {
+  if (key.length > MAX_TYPO_LENGTH) return [];
+  const out = new Set<string>();
+  const layers = addressRegions(pack).map((r) => r.layer);
+  for (const v of typoVariants(key)) {
+    for (const layer of layers) {
+      const [from, to] = layer.streetRange(v);
+      if (from < to && (prefix || layer.streetKeys[from] === v)) {
+        out.add(v);
+        break;
+      }
+    }
+  }
+  return [...out];
+}
