@@ -11,6 +11,7 @@ const USAGE = `Usage: npm start | npm run cli -- <command>
   projects set <name> [--disabled on|off] [--rate-limit <req/s>] [--quota <requests/month>|none]
                       [--regions on|off] [--places on|off] [--insights on|off]
   projects usage <name> [--month YYYY-MM]
+  projects segments <name> [--set '<JSON array of {description, externalId, condition}>' | --clear]
   print-config                       show the effective configuration (secrets masked)`;
 
 // Commands are imported when run, so a quick one (print-config) does not load the HTTP server.

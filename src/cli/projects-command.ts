@@ -4,6 +4,7 @@ import { systemClock } from '../domain/clock.js';
 import type { Project } from '../domain/projects/project.js';
 import { ProjectService } from '../domain/projects/project-service.js';
 import { monthOf } from '../domain/projects/usage-meter.js';
+import { parseSegments } from '../domain/segments/segment.js';
 import { parseFlags } from './flags.js';
 import { applyProjectSettings } from './project-settings.js';
 
@@ -50,8 +51,21 @@ export async function projectsCommand(config: Config, args: string[]): Promise<n
         );
         return 0;
       }
+      case 'segments': {
+        // Prints the project's segments as JSON; --set '<JSON array>' replaces them, --clear removes them.
+        const name = positional[0];
+        if (!name) return fail("projects segments needs a name: projects segments <name> [--set '<json>' | --clear]");
+        let project = await projects.find(name);
+        if (!project) return fail(`No project named "${name}".`);
+        if (flags.set !== undefined || flags.clear !== undefined) {
+          const segments = flags.clear !== undefined ? [] : parseSegments(flags.set === true ? '' : flags.set, '--set');
+          project = (await projects.setSegments(name, segments)) ?? project;
+        }
+        process.stdout.write(`${JSON.stringify(project.segments ?? [], null, 2)}\n`);
+        return 0;
+      }
       default:
-        return fail('projects needs one of: create, list, set, usage.');
+        return fail('projects needs one of: create, list, set, usage, segments.');
     }
   } catch (err) {
     return fail((err as Error).message);

@@ -1,6 +1,7 @@
 import type { ProjectStore } from '../../storage/store.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
+import type { Segment } from '../segments/segment.js';
 import { generateProjectKeys, hashKey, type ProjectKeys } from './keys.js';
 import { DEFAULT_FEATURES, DEFAULT_LIMITS, type Project, type ProjectFeatures } from './project.js';
 
@@ -48,6 +49,11 @@ export class ProjectService {
    */
   async setFeatures(name: string, patch: Partial<ProjectFeatures>): Promise<Project | null> {
     return this.update(name, (p) => ({ ...p, features: { ...p.features, ...patch } }));
+  }
+
+  /** Replaces the project's segments (an empty list removes them). */
+  async setSegments(name: string, segments: Segment[]): Promise<Project | null> {
+    return this.update(name, (p) => ({ ...p, segments }));
   }
 
   list(): Promise<Project[]> {

@@ -1,3 +1,5 @@
+import type { Segment } from '../segments/segment.js';
+
 /** Optional features that add fields and events to results (spec: Places, Regions, Insights). */
 export interface ProjectFeatures {
   places: boolean;
@@ -20,6 +22,8 @@ export interface Project {
   limits: ProjectLimits;
   /** Trips without an update for this long expire. */
   tripExpiryMinutes: number;
+  /** User segments the operator defined (`user.segments`); absent on projects that never set any. */
+  segments?: Segment[];
   createdAt: number;
 }
 

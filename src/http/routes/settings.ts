@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError, invalidParam } from '../../domain/errors.js';
 import type { Metadata } from '../../domain/metadata.js';
+import { parseSegments } from '../../domain/segments/segment.js';
 import type { PlaceSettings } from '../../domain/settings/place-settings.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute } from '../define-route.js';
@@ -59,6 +60,7 @@ export function settingsRoutes(app: FastifyInstance, { services, keys }: AppDeps
     async ({ tenant, req }) => ({
       ...(await services.settings.get(tenant)),
       features: req.auth!.project.features,
+      segments: req.auth!.project.segments ?? [],
     }),
   );
   defineRoute(
@@ -74,6 +76,7 @@ export function settingsRoutes(app: FastifyInstance, { services, keys }: AppDeps
         chainMappings: chainMappings(),
         placeFilters: placeFilters(),
         features: features(),
+        segments: param({ type: 'array', items: { type: 'object' } }, (raw, name) => parseSegments(raw, name)),
       },
     },
     async ({ body, tenant, req }) => {
@@ -88,7 +91,11 @@ export function settingsRoutes(app: FastifyInstance, { services, keys }: AppDeps
         // Keys carry their project: drop them so the next request (track's Regions step) sees the change.
         keys.invalidate();
       }
-      return { ...settings, features: project.features };
+      if (body.segments) {
+        project = (await services.projects.setSegments(project.name, body.segments)) ?? project;
+        keys.invalidate();
+      }
+      return { ...settings, features: project.features, segments: project.segments ?? [] };
     },
   );
 }
