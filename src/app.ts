@@ -15,6 +15,7 @@ import { geofenceRoutes } from './http/routes/geofences.js';
 import { routeRoutes } from './http/routes/route.js';
 import { searchRoutes } from './http/routes/search.js';
 import { searchBeaconRoutes } from './http/routes/search-beacons.js';
+import { searchPlacesRoutes } from './http/routes/search-places.js';
 import { settingsRoutes } from './http/routes/settings.js';
 import { systemRoutes } from './http/routes/system.js';
 import { trackRoutes } from './http/routes/track.js';
@@ -65,6 +66,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   eventRoutes(app, deps);
   contextRoutes(app, deps);
   searchRoutes(app, deps);
+  searchPlacesRoutes(app, deps);
   searchBeaconRoutes(app, deps);
   tripRoutes(app, deps);
   geocodingRoutes(app, deps);

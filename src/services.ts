@@ -7,11 +7,12 @@ import { FraudTracker } from './domain/fraud/fraud-tracker.js';
 import { GeocodingService } from './domain/geocoding/geocoding-service.js';
 import { GeofenceService } from './domain/geofences/geofence-service.js';
 import { InsightsTracker } from './domain/insights/insights-tracker.js';
+import { PlaceService } from './domain/places/place-service.js';
+import { PlacesTracker } from './domain/places/places-tracker.js';
 import { ProjectService } from './domain/projects/project-service.js';
 import { RegionService } from './domain/regions/region-service.js';
 import { RegionsTracker } from './domain/regions/regions-tracker.js';
 import { GeofenceSearch } from './domain/search/geofence-search.js';
-import { SegmentsTracker } from './domain/segments/segments-tracker.js';
 import { UserLocationRegistry } from './domain/search/user-location-registry.js';
 import { UserSearch } from './domain/search/user-search.js';
 import { SettingsService } from './domain/settings/settings-service.js';
@@ -50,6 +51,8 @@ export interface Services {
   geocoding: GeocodingService;
   /** Country, state, DMA and postal code at a point (context and the Regions feature). */
   regions: RegionService;
+  /** Places of imported OSM regions: search places, context.place and the Places feature. */
+  places: PlaceService;
   /** Routes on the imported road graphs, estimates outside them (route endpoints, trip ETAs). */
   router: RoadRouter;
 }
@@ -77,21 +80,22 @@ export function createServices(store: Store, clock: Clock, packs: PackSource = N
   tracking.addParticipant(new TripTracker(tripEngine, readTripOptions));
   const regions = new RegionService(packs);
   tracking.addParticipant(new RegionsTracker(regions));
+  const settings = new SettingsService(store.settings);
+  const places = new PlaceService(packs);
+  tracking.addParticipant(new PlacesTracker(places, settings));
   // Insights reads the regions of this update, so it runs after RegionsTracker.
   tracking.addParticipant(new InsightsTracker());
   tracking.addParticipant(new BeaconsTracker(store.beacons, presentBeacon));
   tracking.addParticipant(new FraudTracker());
-  // Segments read what Insights and Places left in user.state during the update: keep them last.
-  tracking.addParticipant(new SegmentsTracker());
   return {
     projects: new ProjectService(store.projects, clock),
     users: new UserService(store.users),
     geofences,
     beacons: new BeaconService(store.beacons, clock),
-    settings: new SettingsService(store.settings),
+    settings,
     tracking,
     events: new EventService(store.events),
-    context: new ContextService(geofenceIndexes, clock, regions),
+    context: new ContextService(geofenceIndexes, clock, regions, { places, settings }),
     geofenceSearch: new GeofenceSearch(geofenceIndexes, clock),
     userSearch: new UserSearch(store.users, userLocations, geofenceIndexes, clock, router),
     trips: new TripService(tripEngine),
@@ -99,6 +103,7 @@ export function createServices(store: Store, clock: Clock, packs: PackSource = N
     userLocations,
     geocoding: new GeocodingService(packs),
     regions,
+    places,
     router,
   };
 }

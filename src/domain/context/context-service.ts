@@ -2,14 +2,19 @@ import type { Position } from '../../geo/types.js';
 import type { Clock } from '../clock.js';
 import { type Geofence, isGeofenceEnabled, isGeofenceLive } from '../geofences/geofence.js';
 import { containsPoint } from '../geofences/prepared-geofence.js';
+import type { Place } from '../places/place.js';
+import type { PlaceService } from '../places/place-service.js';
 import type { RegionSet } from '../regions/region.js';
+import type { SettingsService } from '../settings/settings-service.js';
 import type { Tenant } from '../tenant.js';
 import type { GeofenceIndexRegistry } from '../tracking/geofence-index-registry.js';
 
-/** What is at a point. The place joins when its issue lands. */
+/** What is at a point. */
 export interface LocationContext {
   /** Fences containing the point, sorted by `_id` (creation order). */
   geofences: Geofence[];
+  /** The place at the point when the project has Places on and an imported region has one there. */
+  place?: Place;
   /** country, state, dma, postalCode where the reference data has them; empty without a pack. */
   regions: RegionSet;
 }
@@ -25,6 +30,7 @@ export class ContextService {
     private readonly indexes: GeofenceIndexRegistry,
     private readonly clock: Clock,
     private readonly regions?: RegionLookup,
+    private readonly places?: { places: PlaceService; settings: SettingsService },
   ) {}
 
   /**
@@ -33,7 +39,7 @@ export class ContextService {
    * limit events, not lookups, so restricted fences are listed too. Regions need no feature switch:
    * context is stateless and anonymous.
    */
-  async at(tenant: Tenant, location: Position): Promise<LocationContext> {
+  async at(tenant: Tenant, location: Position, opts: { places?: boolean } = {}): Promise<LocationContext> {
     const index = await this.indexes.get(tenant);
     const now = this.clock.now();
     const [lon, lat] = location;
@@ -44,6 +50,13 @@ export class ContextService {
       )
       .map((pg) => pg.geofence)
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return { geofences, regions: this.regions?.at(location) ?? {} };
+    const out: LocationContext = { geofences, regions: this.regions?.at(location) ?? {} };
+    // Like track's user.place, with the fix taken as exact (context has no accuracy).
+    if (opts.places && this.places?.places.available()) {
+      const settings = await this.places.settings.get(tenant);
+      const best = this.places.places.candidatesAt(location, 0, settings)[0];
+      if (best) out.place = best.place;
+    }
+    return out;
   }
 }

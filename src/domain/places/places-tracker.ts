@@ -1,0 +1,186 @@
+import type { EventType, LocationEvent } from '../events/event.js';
+import { eventUser } from '../events/geofence-events.js';
+import { newId } from '../ids.js';
+import type { SettingsService } from '../settings/settings-service.js';
+import type { TrackContribution, TrackParticipant, TrackUpdate } from '../tracking/track-participant.js';
+import { type Place, placeSnapshot } from './place.js';
+import { placeConfidence } from './place-confidence.js';
+import {
+  FOOTPRINT_MARGIN_METERS,
+  MAX_ACCURACY_REACH_METERS,
+  MAX_FOOTPRINT_ACCURACY_METERS,
+  type PlaceService,
+  POINT_PLACE_METERS,
+} from './place-service.js';
+import { passesPlaceFilters, withProjectChainFields } from './place-settings-view.js';
+
+/** Extra meters a user may drift from the place they are at before they leave it (no flapping at the edge). */
+export const EXIT_MARGIN_METERS = 20;
+/** How many chains `user.topChains` lists. */
+export const TOP_CHAINS = 10;
+/** Alternates listed with `user.entered_place`. */
+const MAX_ALTERNATES = 3;
+
+/** The place the user is at, as kept in `user.state.places`. */
+interface StoredPlace {
+  id: string;
+  place: Place;
+  hasFootprint: boolean;
+  enteredAt: number;
+  /** Whether entering it passed the project's placeFilters (its exit is reported only then). */
+  evented: boolean;
+}
+
+interface ChainVisits {
+  name: string;
+  visits: number;
+  lastAt: number;
+}
+
+interface PlacesState {
+  current?: StoredPlace;
+  chains: Record<string, ChainVisits>;
+}
+
+/**
+ * The Places feature's step of every track, for projects that enabled it: sets `user.place` when the fix
+ * is at a place (inside its outline, or near a point place, see PlaceService.candidatesAt), emits
+ * `user.exited_place` (with `duration`, minutes) and `user.entered_place` (with `alternatePlaces` and
+ * `confidence`) when that place changes, for places the project's placeFilters let through, and keeps
+ * `user.topChains`: the chains of the places the user entered most often (visits kept in
+ * `user.state.places`). Without imported places it does nothing and keeps the stored place.
+ */
+export class PlacesTracker implements TrackParticipant {
+  readonly name = 'places';
+
+  constructor(
+    private readonly places: PlaceService,
+    private readonly settings: SettingsService,
+  ) {}
+
+  async onTrack(u: TrackUpdate): Promise<TrackContribution> {
+    if (!u.project.features.places) return { events: [] };
+    const state = readState(u.user.state.places);
+    if (!this.places.available()) return { events: [], userFields: this.fields(state, undefined, null) };
+    const settings = await this.settings.get(u.tenant);
+    const candidates = this.places.candidatesAt(u.location, u.accuracyMeters, settings);
+    const accuracy = Math.max(0, u.accuracyMeters || 0);
+    const stored = state.current;
+    const staying = stored && this.stillAt(stored, u, accuracy) && !(candidates[0]?.inside && !this.inside(stored, u));
+    const events: LocationEvent[] = [];
+    let current: StoredPlace | undefined;
+    if (staying) {
+      const fresh = candidates.find((c) => c.place.id === stored.id)?.place;
+      current = { ...stored, place: fresh ?? refreshChain(stored.place, settings) };
+    } else {
+      if (stored?.evented) {
+        const duration = Math.max(0, (u.at - stored.enteredAt) / 60_000);
+        events.push(this.event(u, 'user.exited_place', { place: placeSnapshot(stored.place) }, 3, duration));
+      }
+      const chosen = candidates[0];
+      if (chosen) {
+        const evented = passesPlaceFilters(chosen.place, settings.placeFilters);
+        current = {
+          id: chosen.place.id,
+          place: chosen.place,
+          hasFootprint: chosen.hasFootprint,
+          enteredAt: u.at,
+          evented,
+        };
+        const alternates = candidates.slice(1);
+        if (evented) {
+          events.push(
+            this.event(
+              u,
+              'user.entered_place',
+              {
+                place: placeSnapshot(chosen.place),
+                alternatePlaces: alternates.slice(0, MAX_ALTERNATES).map((c) => placeSnapshot(c.place)),
+              },
+              placeConfidence(chosen, alternates, accuracy),
+            ),
+          );
+        }
+        const chain = chosen.place.chain;
+        if (chain) {
+          const seen = state.chains[chain.slug];
+          state.chains[chain.slug] = { name: chain.name, visits: (seen?.visits ?? 0) + 1, lastAt: u.at };
+        }
+      }
+    }
+    const next: PlacesState = { chains: state.chains, ...(current ? { current } : {}) };
+    return { events, userFields: this.fields(next, current, settings), state: { places: next } };
+  }
+
+  /** Whether the fix is still within the stored place's reach, widened by the exit margin. */
+  private stillAt(stored: StoredPlace, u: TrackUpdate, accuracy: number): boolean {
+    const d = this.places.distanceTo(stored.id, u.location);
+    if (d === null) return false;
+    const reach = stored.hasFootprint
+      ? FOOTPRINT_MARGIN_METERS + Math.min(accuracy, MAX_FOOTPRINT_ACCURACY_METERS)
+      : POINT_PLACE_METERS + Math.min(accuracy, MAX_ACCURACY_REACH_METERS);
+    return d <= reach + EXIT_MARGIN_METERS;
+  }
+
+  private inside(stored: StoredPlace, u: TrackUpdate): boolean {
+    return stored.hasFootprint && this.places.distanceTo(stored.id, u.location) === 0;
+  }
+
+  private fields(
+    state: PlacesState,
+    current: StoredPlace | undefined,
+    settings: Parameters<typeof withProjectChainFields>[1] | null,
+  ): Record<string, unknown> {
+    const topChains = Object.entries(state.chains)
+      .sort(([a, x], [b, y]) => y.visits - x.visits || y.lastAt - x.lastAt || (a < b ? -1 : 1))
+      .slice(0, TOP_CHAINS)
+      .map(([slug, c]) => {
+        const externalId = settings?.chainMappings[slug];
+        return { name: c.name, slug, ...(externalId !== undefined ? { externalId } : {}) };
+      });
+    return { ...(current ? { place: placeSnapshot(current.place) } : {}), topChains };
+  }
+
+  private event(
+    u: TrackUpdate,
+    type: EventType,
+    extra: Record<string, unknown>,
+    confidence: 1 | 2 | 3,
+    durationMinutes?: number,
+  ): LocationEvent {
+    return {
+      id: newId(),
+      projectId: u.user.projectId,
+      live: u.user.live,
+      type,
+      createdAt: u.at,
+      actualCreatedAt: u.now,
+      user: eventUser(u.user),
+      location: u.location,
+      locationAccuracy: u.accuracyMeters,
+      confidence,
+      ...(durationMinutes !== undefined ? { duration: durationMinutes } : {}),
+      ...(u.replayed ? { replayed: true } : {}),
+      extra,
+    };
+  }
+}
+
+function refreshChain(place: Place, settings: Parameters<typeof withProjectChainFields>[1]): Place {
+  return place.chain ? { ...place, chain: withProjectChainFields(place.chain, settings) } : place;
+}
+
+/** Reads `user.state.places` as stored by earlier updates; anything unreadable counts as none. */
+function readState(raw: unknown): PlacesState {
+  const out: PlacesState = { chains: {} };
+  if (!raw || typeof raw !== 'object') return out;
+  const r = raw as Partial<PlacesState>;
+  const c = r.current;
+  if (c && typeof c.id === 'string' && typeof c.enteredAt === 'number' && c.place) out.current = c;
+  if (r.chains && typeof r.chains === 'object') {
+    for (const [slug, v] of Object.entries(r.chains)) {
+      if (v && typeof v.visits === 'number') out.chains[slug] = { ...v };
+    }
+  }
+  return out;
+}
