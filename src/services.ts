@@ -13,6 +13,7 @@ import { ProjectService } from './domain/projects/project-service.js';
 import { RegionService } from './domain/regions/region-service.js';
 import { RegionsTracker } from './domain/regions/regions-tracker.js';
 import { GeofenceSearch } from './domain/search/geofence-search.js';
+import { SegmentsTracker } from './domain/segments/segments-tracker.js';
 import { UserLocationRegistry } from './domain/search/user-location-registry.js';
 import { UserSearch } from './domain/search/user-search.js';
 import { SettingsService } from './domain/settings/settings-service.js';
@@ -87,6 +88,8 @@ export function createServices(store: Store, clock: Clock, packs: PackSource = N
   tracking.addParticipant(new InsightsTracker());
   tracking.addParticipant(new BeaconsTracker(store.beacons, presentBeacon));
   tracking.addParticipant(new FraudTracker());
+  // Segments read what Insights and Places left in user.state during the update: keep them last.
+  tracking.addParticipant(new SegmentsTracker());
   return {
     projects: new ProjectService(store.projects, clock),
     users: new UserService(store.users),
