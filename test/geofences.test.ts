@@ -265,7 +265,9 @@ describe('geofences', () => {
       ['description too long', circleBody({ description: 'x'.repeat(1001) }), 'description'],
       ['type missing', { description: 'x', coordinates: [0, 0], radius: 100 }, 'type'],
       ['type invalid', circleBody({ type: 'square' }), 'type'],
-      ['type isochrone', circleBody({ type: 'isochrone', radius: 10, mode: 'car' }), 'type'],
+      ['isochrone radius in meters', circleBody({ type: 'isochrone', radius: 100, mode: 'car' }), 'radius'],
+      ['isochrone radius missing', circleBody({ type: 'isochrone', radius: undefined, mode: 'car' }), 'radius'],
+      ['isochrone coordinates a ring', circleBody({ type: 'isochrone', coordinates: ring, radius: 5 }), 'coordinates'],
       ['coordinates missing', { description: 'x', type: 'circle', radius: 100 }, 'coordinates'],
       ['coordinates not JSON', circleBody({ coordinates: 'not json' }), 'coordinates'],
       ['circle coordinates a single number', circleBody({ coordinates: [1] }), 'coordinates'],
@@ -377,9 +379,13 @@ describe('geofences', () => {
       assertError(await s.request('GET', '/v1/geofences/rejected/r-1', { key }), 404);
     });
 
-    it('isochrone says it is not available yet', async () => {
+    it('isochrone outside road coverage is the estimate circle, not a refusal', async () => {
       const res = await put('rejected/iso', circleBody({ type: 'isochrone', radius: 10, mode: 'car' }));
-      assertError(res, 400, 'type', 'isochrone');
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.geofence.type, 'isochrone');
+      assert.equal(res.body.geofence.geometryRadius, 10);
+      assert.equal(res.body.geofence.geometry.type, 'Polygon');
+      await s.request('DELETE', '/v1/geofences/rejected/iso', { key });
     });
 
     it('rejects a form body with bad JSON in coordinates and metadata', async () => {

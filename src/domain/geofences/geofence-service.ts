@@ -8,6 +8,7 @@ import type { Tenant } from '../tenant.js';
 import type { User } from '../users/user.js';
 import { type Geofence, type GeofenceType, isGeofenceLive, type TravelMode } from './geofence.js';
 import { buildGeofenceShape } from './geofence-shape.js';
+import type { IsochroneBuilder } from './isochrone-builder.js';
 
 export interface GeofenceInput {
   description: string;
@@ -34,6 +35,8 @@ export class GeofenceService {
     private readonly geofences: GeofenceStore,
     private readonly users: UserStore,
     private readonly clock: Clock,
+    /** Draws isochrone fences; without it `type: isochrone` is refused. */
+    private readonly isochrones?: IsochroneBuilder,
   ) {}
 
   /** Called after every write, so in-memory indexes follow the store. */
@@ -42,7 +45,10 @@ export class GeofenceService {
   }
 
   async upsert(tenant: Tenant, tag: string, externalId: string, input: GeofenceInput): Promise<Geofence> {
-    const shape = buildGeofenceShape(input.type, input.coordinates, input.radius);
+    const shape = buildGeofenceShape(input.type, input.coordinates, input.radius, {
+      mode: input.mode,
+      builder: this.isochrones,
+    });
     const now = this.clock.now();
     // A fence past its deleteAfter is gone for every read, so an upsert of its tag and externalId
     // creates a new fence rather than bringing the old one (id, createdAt) back.

@@ -3,7 +3,8 @@ import { approximateRadiusMeters, ringCentroid } from '../../geo/ring-centroid.j
 import type { PolygonGeometry, Position, Ring } from '../../geo/types.js';
 import { validateRing } from '../../geo/validate-ring.js';
 import { ApiError, invalidParam, missingParam } from '../errors.js';
-import type { GeofenceType } from './geofence.js';
+import type { GeofenceType, TravelMode } from './geofence.js';
+import type { IsochroneBuilder } from './isochrone-builder.js';
 
 export interface GeofenceShape {
   geometry: PolygonGeometry;
@@ -12,6 +13,8 @@ export interface GeofenceShape {
 }
 
 export const CIRCLE_RADIUS_METERS = { min: 10, max: 10_000 } as const;
+/** Isochrone fences: `radius` is minutes of travel to the destination. */
+export const ISOCHRONE_MINUTES = { min: 1, max: 60 } as const;
 
 /**
  * Builds the stored shape of a fence from the request's `coordinates` (already JSON-decoded) and
@@ -22,16 +25,25 @@ export function buildGeofenceShape(
   type: GeofenceType,
   coordinates: unknown,
   radius: number | undefined,
+  isochrone?: { mode: TravelMode | undefined; builder: IsochroneBuilder | undefined },
 ): GeofenceShape {
   if (type === 'isochrone') {
-    throw new ApiError(
-      400,
-      'type',
-      'type isochrone needs road routing, which this server does not have yet: use circle or polygon.',
-    );
+    const builder = isochrone?.builder;
+    if (!builder) throw new ApiError(400, 'type', 'type isochrone needs road routing, which this server lacks.');
+    const destination = readPosition(coordinates, 'an isochrone');
+    if (radius === undefined) throw missingParam('radius');
+    if (radius < ISOCHRONE_MINUTES.min || radius > ISOCHRONE_MINUTES.max) {
+      throw invalidParam(
+        'radius',
+        `must be a number between ${ISOCHRONE_MINUTES.min} and ${ISOCHRONE_MINUTES.max} (minutes of travel) for an isochrone.`,
+      );
+    }
+    const ring = builder.ring(destination, radius, isochrone.mode ?? 'car');
+    // geometryRadius holds the minutes for isochrones (see Geofence).
+    return { geometry: { type: 'Polygon', coordinates: [ring] }, geometryCenter: destination, geometryRadius: radius };
   }
   if (type === 'circle') {
-    const center = readPosition(coordinates);
+    const center = readPosition(coordinates, 'a circle');
     if (radius === undefined) throw missingParam('radius');
     if (radius < CIRCLE_RADIUS_METERS.min || radius > CIRCLE_RADIUS_METERS.max) {
       throw invalidParam(
@@ -50,9 +62,10 @@ export function buildGeofenceShape(
   };
 }
 
-function readPosition(coordinates: unknown): Position {
+function readPosition(coordinates: unknown, kind: string): Position {
   const c = coordinates as unknown[];
-  const rule = 'must be the center as [longitude,latitude] for a circle, longitude -180 to 180 and latitude -90 to 90.';
+  const what = kind === 'a circle' ? 'the center' : 'the destination';
+  const rule = `must be ${what} as [longitude,latitude] for ${kind}, longitude -180 to 180 and latitude -90 to 90.`;
   if (!Array.isArray(c) || c.length < 2 || c.length > 3 || typeof c[0] !== 'number' || typeof c[1] !== 'number') {
     throw invalidParam('coordinates', rule);
   }

@@ -2,7 +2,8 @@ import { distanceMeters } from '../../geo/distance-meters.js';
 import type { Position } from '../../geo/types.js';
 import type { UserStore } from '../../storage/store.js';
 import type { Clock } from '../clock.js';
-import { type Geofence, isGeofenceLive } from '../geofences/geofence.js';
+import type { Router } from '../../routing/router.js';
+import { type Geofence, isGeofenceLive, type TravelMode } from '../geofences/geofence.js';
 import type { Metadata } from '../metadata.js';
 import type { Tenant } from '../tenant.js';
 import type { GeofenceIndexRegistry } from '../tracking/geofence-index-registry.js';
@@ -17,6 +18,8 @@ export interface UserSearchQuery {
   radiusMeters: number;
   metadata?: Metadata | undefined;
   limit: number;
+  /** Travel-time search: keep users whose route to `near` takes at most `minutes` (within `radiusMeters`). */
+  travel?: { mode: TravelMode; minutes: number } | undefined;
 }
 
 export interface UserHit {
@@ -33,6 +36,8 @@ export class UserSearch {
     private readonly locations: UserLocationRegistry,
     private readonly indexes: GeofenceIndexRegistry,
     private readonly clock: Clock,
+    /** Travel times for `travel` searches. */
+    private readonly router?: Router,
   ) {}
 
   /**
@@ -43,7 +48,7 @@ export class UserSearch {
   async near(tenant: Tenant, q: UserSearchQuery): Promise<UserHit[]> {
     const index = await this.locations.get(tenant);
     const candidates = index.within(q.near, q.radiusMeters, (m) => matchesMetadata(m, q.metadata));
-    const hits: Array<{ user: User; distanceMeters: number }> = [];
+    const hits: Array<{ user: User; distanceMeters: number; order: number }> = [];
     for (let start = 0; start < candidates.length && hits.length < q.limit; start += q.limit) {
       const batch = candidates.slice(start, start + q.limit);
       const found = new Map(
@@ -61,13 +66,19 @@ export class UserSearch {
           continue;
         }
         const d = distanceMeters(q.near, user.location);
-        if (d <= q.radiusMeters && matchesMetadata(user.metadata, q.metadata)) hits.push({ user, distanceMeters: d });
+        if (d > q.radiusMeters || !matchesMetadata(user.metadata, q.metadata)) continue;
+        if (q.travel && this.router) {
+          const route = await this.router.route(user.location, q.near, q.travel.mode);
+          if (route.durationSeconds > q.travel.minutes * 60) continue;
+          // Travel-time searches list the quickest to reach `near` first.
+          hits.push({ user, distanceMeters: d, order: route.durationSeconds });
+        } else hits.push({ user, distanceMeters: d, order: d });
       }
     }
-    hits.sort((a, b) => a.distanceMeters - b.distanceMeters || (a.user.id < b.user.id ? -1 : 1));
+    hits.sort((a, b) => a.order - b.order || (a.user.id < b.user.id ? -1 : 1));
     const fences = await this.indexes.get(tenant);
     const now = this.clock.now();
-    return hits.slice(0, q.limit).map((h) => ({
+    return hits.slice(0, q.limit).map(({ order: _, ...h }) => ({
       ...h,
       geofences: h.user.geofences
         .map((m) => fences.get(m.geofenceId)?.geofence)

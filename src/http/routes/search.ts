@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { invalidParam } from '../../domain/errors.js';
-import { travelMeters } from '../../domain/search/travel-speed.js';
+import { maxTravelMeters } from '../../domain/search/travel-speed.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute } from '../define-route.js';
 import { searchLimit, searchRadius } from '../params/common.js';
@@ -73,8 +73,9 @@ export function searchRoutes(app: FastifyInstance, { services, clock }: AppDeps)
       }
       const hits = await services.userSearch.near(tenant, {
         near: query.near,
-        // Travel time is estimated from straight-line distance until road routing lands.
-        radiusMeters: query.mode ? travelMeters(query.mode, radius) : radius,
+        // With a mode, the router times each user within the straight-line reach of the fastest travel.
+        radiusMeters: query.mode ? maxTravelMeters(query.mode, radius) : radius,
+        travel: query.mode ? { mode: query.mode, minutes: radius } : undefined,
         metadata: query.metadata,
         limit: query.limit,
       });

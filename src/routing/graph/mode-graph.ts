@@ -1,0 +1,489 @@
+import type Flatbush from 'flatbush';
+import { METERS_PER_DEGREE } from '../../geo/distance-meters.js';
+import type { Position } from '../../geo/types.js';
+import type { ModeNetwork } from './build-mode-graph.js';
+import type { Hierarchy } from './contract.js';
+import { MinHeap } from './min-heap.js';
+
+/** A point placed on the network: the chain it lies on, how far along it, and how far off the road. */
+export interface Snap {
+  chain: number;
+  /** Meters from the chain's first point. */
+  measure: number;
+  position: Position;
+  offMeters: number;
+}
+
+/** A route on the network between two snaps: seconds, meters, and the line when asked for. */
+export interface NetworkRoute {
+  seconds: number;
+  meters: number;
+  line?: Position[];
+}
+
+/** Where a search starts or ends: a graph node, the cost to/from the snap, and the chain direction used. */
+interface Terminal {
+  node: number;
+  seconds: number;
+  meters: number;
+  chainDir: number;
+}
+
+/**
+ * One mode's routable graph, opened from the pack: the network (chains with geometry), its contraction
+ * hierarchy for point-to-point queries, a segment index for snapping, and reverse adjacency for
+ * isochrones. Queries reuse preallocated, generation-stamped arrays: the server is single-threaded.
+ */
+export class ModeGraph {
+  private readonly segments: Flatbush;
+  /** Graph edges grouped by chain direction (which nodes a chain direction leaves from / arrives at). */
+  private readonly byChainDirStart: Uint32Array;
+  private readonly byChainDir: Uint32Array;
+  private revStart: Uint32Array | null = null;
+  private revEdge: Uint32Array | null = null;
+  private readonly n: number;
+  private readonly fDist: Float64Array;
+  private readonly fMeters: Float64Array;
+  private readonly fParent: Int32Array;
+  private readonly fSeen: Uint32Array;
+  private readonly bDist: Float64Array;
+  private readonly bMeters: Float64Array;
+  private readonly bParent: Int32Array;
+  private readonly bSeen: Uint32Array;
+  private stamp = 0;
+  private readonly fHeap = new MinHeap();
+  private readonly bHeap = new MinHeap();
+
+  constructor(
+    readonly net: ModeNetwork,
+    readonly ch: Hierarchy,
+    segmentIndex: Flatbush,
+  ) {
+    this.segments = segmentIndex;
+    this.n = net.nodeJunction.length;
+    const keys = net.chainStart.length * 2;
+    this.byChainDirStart = new Uint32Array(keys + 1);
+    for (const cd of net.edgeChainDir) this.byChainDirStart[cd + 1]!++;
+    for (let i = 0; i < keys; i++) this.byChainDirStart[i + 1]! += this.byChainDirStart[i]!;
+    const fill = this.byChainDirStart.slice(0, keys);
+    this.byChainDir = new Uint32Array(net.edgeChainDir.length);
+    net.edgeChainDir.forEach((cd, e) => {
+      this.byChainDir[fill[cd]!++] = e;
+    });
+    this.fDist = new Float64Array(this.n);
+    this.fMeters = new Float64Array(this.n);
+    this.fParent = new Int32Array(this.n);
+    this.fSeen = new Uint32Array(this.n);
+    this.bDist = new Float64Array(this.n);
+    this.bMeters = new Float64Array(this.n);
+    this.bParent = new Int32Array(this.n);
+    this.bSeen = new Uint32Array(this.n);
+  }
+
+  get chainCount(): number {
+    return this.net.chainFrom.length;
+  }
+
+  /** The nearest point on the network within `maxMeters`, or null. */
+  snap(p: Position, maxMeters: number): Snap | null {
+    const net = this.net;
+    const kx = Math.cos((p[1] * Math.PI) / 180);
+    const maxDeg = maxMeters / METERS_PER_DEGREE / Math.max(kx, 0.01);
+    const ids = this.segments.neighbors(p[0], p[1], 12, maxDeg);
+    let best: Snap | null = null;
+    for (const i of ids) {
+      // Segment i runs from coord i to i + 1, in planar meters around p.
+      const ax = (net.coordLon[i]! - p[0]) * kx;
+      const ay = net.coordLat[i]! - p[1];
+      const bx = (net.coordLon[i + 1]! - p[0]) * kx;
+      const by = net.coordLat[i + 1]! - p[1];
+      const dx = bx - ax;
+      const dy = by - ay;
+      const len2 = dx * dx + dy * dy;
+      const t = len2 > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / len2)) : 0;
+      const off = Math.hypot(ax + t * dx, ay + t * dy) * METERS_PER_DEGREE;
+      if (off > maxMeters || (best && off >= best.offMeters)) continue;
+      const chain = this.chainOfCoord(i);
+      const m0 = net.coordMeasure[i]!;
+      best = {
+        chain,
+        measure: m0 + t * (net.coordMeasure[i + 1]! - m0),
+        position: [net.coordLon[i]! + t * (net.coordLon[i + 1]! - net.coordLon[i]!), net.coordLat[i]! + t * dy],
+        offMeters: off,
+      };
+    }
+    return best;
+  }
+
+  /** Fastest route between two snaps; null when the network does not connect them. */
+  route(a: Snap, b: Snap, withLine = false): NetworkRoute | null {
+    const sources = this.terminals(a, true);
+    const targets = this.terminals(b, false);
+    let best = Number.POSITIVE_INFINITY;
+    let bestMeters = 0;
+    let meet = -1;
+    // Both on one chain, the direct way along it may beat leaving it.
+    let direct: NetworkRoute | null = null;
+    if (a.chain === b.chain) direct = this.alongChain(a, b);
+    if (direct) best = direct.seconds;
+
+    const stamp = ++this.stamp;
+    const { fDist, fMeters, fParent, fSeen, bDist, bMeters, bParent, bSeen, fHeap, bHeap, ch } = this;
+    fHeap.clear();
+    bHeap.clear();
+    for (const s of sources) {
+      if (fSeen[s.node] === stamp && fDist[s.node]! <= s.seconds) continue;
+      fSeen[s.node] = stamp;
+      fDist[s.node] = s.seconds;
+      fMeters[s.node] = s.meters;
+      fParent[s.node] = -1 - s.chainDir;
+      fHeap.push(s.seconds, s.node);
+    }
+    for (const t of targets) {
+      if (bSeen[t.node] === stamp && bDist[t.node]! <= t.seconds) continue;
+      bSeen[t.node] = stamp;
+      bDist[t.node] = t.seconds;
+      bMeters[t.node] = t.meters;
+      bParent[t.node] = -1 - t.chainDir;
+      bHeap.push(t.seconds, t.node);
+    }
+    while (fHeap.size > 0 || bHeap.size > 0) {
+      const forward = fHeap.peekKey() <= bHeap.peekKey();
+      const heap = forward ? fHeap : bHeap;
+      const d = heap.peekKey();
+      if (d >= best) break; // both tops are at least d
+      const x = heap.peekValue();
+      heap.pop();
+      const dist = forward ? fDist : bDist;
+      if (d > dist[x]!) continue;
+      const otherSeen = forward ? bSeen : fSeen;
+      if (otherSeen[x] === stamp) {
+        const total = fDist[x]! + bDist[x]!;
+        if (total < best) {
+          best = total;
+          bestMeters = fMeters[x]! + bMeters[x]!;
+          meet = x;
+        }
+      }
+      const start = forward ? ch.upStart : ch.downStart;
+      const nodes = forward ? ch.upNode : ch.downNode;
+      const weights = forward ? ch.upWeight : ch.downWeight;
+      const meters = forward ? ch.upMeters : ch.downMeters;
+      const seen = forward ? fSeen : bSeen;
+      const metersOut = forward ? fMeters : bMeters;
+      const parent = forward ? fParent : bParent;
+      for (let i = start[x]!, end = start[x + 1]!; i < end; i++) {
+        const y = nodes[i]!;
+        const nd = d + weights[i]!;
+        if (seen[y] !== stamp || nd < dist[y]!) {
+          seen[y] = stamp;
+          dist[y] = nd;
+          metersOut[y] = metersOut[x]! + meters[i]!;
+          parent[y] = i;
+          heap.push(nd, y);
+        }
+      }
+    }
+    if (meet < 0) return direct;
+    const out: NetworkRoute = { seconds: best, meters: bestMeters };
+    if (withLine) out.line = this.lineOf(a, b, meet);
+    return out;
+  }
+
+  /**
+   * Nodes from which `b` is reachable within `seconds` (a Dijkstra on reversed edges), as positions:
+   * the reached junctions plus the target itself.
+   */
+  reachableTo(b: Snap, seconds: number): Position[] {
+    const { rs, re } = this.reverse();
+    const net = this.net;
+    const stamp = ++this.stamp;
+    const dist = this.bDist;
+    const seen = this.bSeen;
+    const heap = this.bHeap;
+    heap.clear();
+    for (const t of this.terminals(b, false)) {
+      if (t.seconds > seconds || (seen[t.node] === stamp && dist[t.node]! <= t.seconds)) continue;
+      seen[t.node] = stamp;
+      dist[t.node] = t.seconds;
+      heap.push(t.seconds, t.node);
+    }
+    const points: Position[] = [b.position];
+    while (heap.size > 0) {
+      const d = heap.peekKey();
+      const x = heap.peekValue();
+      heap.pop();
+      if (d > dist[x]!) continue;
+      const j = net.nodeJunction[x]!;
+      points.push([net.junctionLon[j]!, net.junctionLat[j]!]);
+      for (let i = rs[x]!, end = rs[x + 1]!; i < end; i++) {
+        const e = re[i]!;
+        const y = net.edgeFrom[e]!;
+        const nd = d + net.edgeSec[e]!;
+        if (nd > seconds) continue;
+        if (seen[y] !== stamp || nd < dist[y]!) {
+          seen[y] = stamp;
+          dist[y] = nd;
+          heap.push(nd, y);
+        }
+      }
+    }
+    return points;
+  }
+
+  /** Shortest route by length between two snaps (plain Dijkstra; for checks against other routers). */
+  shortestMeters(a: Snap, b: Snap): number {
+    const net = this.net;
+    const out = this.forwardRows();
+    const stamp = ++this.stamp;
+    const dist = this.fDist;
+    const seen = this.fSeen;
+    const heap = this.fHeap;
+    heap.clear();
+    for (const s of this.terminals(a, true)) {
+      if (seen[s.node] === stamp && dist[s.node]! <= s.meters) continue;
+      seen[s.node] = stamp;
+      dist[s.node] = s.meters;
+      heap.push(s.meters, s.node);
+    }
+    const goal = new Map<number, number>();
+    for (const t of this.terminals(b, false)) goal.set(t.node, Math.min(goal.get(t.node) ?? Infinity, t.meters));
+    let best = a.chain === b.chain ? (this.alongChain(a, b)?.meters ?? Infinity) : Infinity;
+    while (heap.size > 0) {
+      const d = heap.peekKey();
+      const x = heap.peekValue();
+      heap.pop();
+      if (d >= best) break;
+      if (d > dist[x]!) continue;
+      const g = goal.get(x);
+      if (g !== undefined) best = Math.min(best, d + g);
+      for (let i = out.start[x]!, end = out.start[x + 1]!; i < end; i++) {
+        const e = out.edge[i]!;
+        const y = net.edgeTo[e]!;
+        const nd = d + net.edgeMeters[e]!;
+        if (seen[y] !== stamp || nd < dist[y]!) {
+          seen[y] = stamp;
+          dist[y] = nd;
+          heap.push(nd, y);
+        }
+      }
+    }
+    return best;
+  }
+
+  private fwdRows: { start: Uint32Array; edge: Uint32Array } | null = null;
+  private forwardRows() {
+    if (!this.fwdRows) this.fwdRows = rowsBy(this.net.edgeFrom, this.n);
+    return this.fwdRows;
+  }
+
+  private reverse() {
+    if (!this.revStart || !this.revEdge) {
+      const rows = rowsBy(this.net.edgeTo, this.n);
+      this.revStart = rows.start;
+      this.revEdge = rows.edge;
+    }
+    return { rs: this.revStart, re: this.revEdge };
+  }
+
+  private chainOfCoord(i: number): number {
+    const starts = this.net.chainStart;
+    let lo = 0;
+    let hi = starts.length - 2;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  private chainLength(c: number): number {
+    return this.net.coordMeasure[this.net.chainStart[c + 1]! - 1]!;
+  }
+
+  private chainSeconds(c: number, d: number): number {
+    return d === 0 ? this.net.chainFwdSec[c]! : this.net.chainBwdSec[c]!;
+  }
+
+  /**
+   * Leaving a snap (`leaving`): the nodes at the end of each open direction of its chain with the cost
+   * of the rest of the chain. Arriving: the nodes each open direction starts from, with the cost of the
+   * part of the chain up to the snap.
+   */
+  private terminals(s: Snap, leaving: boolean): Terminal[] {
+    const out: Terminal[] = [];
+    const length = this.chainLength(s.chain);
+    for (let d = 0; d < 2; d++) {
+      const sec = this.chainSeconds(s.chain, d);
+      if (sec < 0) continue;
+      const cd = s.chain * 2 + d;
+      // Share of the chain between the snap and the end in direction d (leaving) or its start (arriving).
+      const ahead = d === 0 ? length - s.measure : s.measure;
+      const part = leaving ? ahead : length - ahead;
+      const share = length > 0 ? part / length : 0;
+      for (let i = this.byChainDirStart[cd]!, end = this.byChainDirStart[cd + 1]!; i < end; i++) {
+        const e = this.byChainDir[i]!;
+        const node = leaving ? this.net.edgeTo[e]! : this.net.edgeFrom[e]!;
+        out.push({ node, seconds: sec * share, meters: part, chainDir: cd });
+      }
+    }
+    return out;
+  }
+
+  /** Travel along one chain from a to b, when a direction allows it. */
+  private alongChain(a: Snap, b: Snap): NetworkRoute | null {
+    const length = this.chainLength(a.chain);
+    const d = b.measure >= a.measure ? 0 : 1;
+    const sec = this.chainSeconds(a.chain, d);
+    if (sec < 0) return null;
+    const meters = Math.abs(b.measure - a.measure);
+    const line = this.chainPart(a.chain, Math.min(a.measure, b.measure), Math.max(a.measure, b.measure));
+    if (d === 1) line.reverse();
+    return { seconds: length > 0 ? (sec * meters) / length : 0, meters, line };
+  }
+
+  /** Points of chain c between two measures, in chain order. */
+  private chainPart(c: number, from: number, to: number): Position[] {
+    const net = this.net;
+    const s = net.chainStart[c]!;
+    const e = net.chainStart[c + 1]!;
+    const out: Position[] = [];
+    const at = (m: number): Position => {
+      for (let i = s; i < e - 1; i++) {
+        const m0 = net.coordMeasure[i]!;
+        const m1 = net.coordMeasure[i + 1]!;
+        if (m <= m1 || i === e - 2) {
+          const t = m1 > m0 ? Math.max(0, Math.min(1, (m - m0) / (m1 - m0))) : 0;
+          return [
+            net.coordLon[i]! + t * (net.coordLon[i + 1]! - net.coordLon[i]!),
+            net.coordLat[i]! + t * (net.coordLat[i + 1]! - net.coordLat[i]!),
+          ];
+        }
+      }
+      return [net.coordLon[s]!, net.coordLat[s]!];
+    };
+    out.push(at(from));
+    for (let i = s; i < e; i++) {
+      const m = net.coordMeasure[i]!;
+      if (m > from && m < to) out.push([net.coordLon[i]!, net.coordLat[i]!]);
+    }
+    out.push(at(to));
+    return out;
+  }
+
+  /** The route line: origin chain part, every chain of the unpacked path, destination chain part. */
+  private lineOf(a: Snap, b: Snap, meet: number): Position[] {
+    const ch = this.ch;
+    // Forward half: walk parents from meet back to the source, collecting CH edges (owner, index).
+    const fEdges: number[] = [];
+    let x = meet;
+    let startCd = -1;
+    for (;;) {
+      const p = this.fParent[x]!;
+      if (p < 0) {
+        startCd = -1 - p;
+        break;
+      }
+      fEdges.push(p);
+      x = ownerOf(ch.upStart, p);
+    }
+    const bEdges: number[] = [];
+    x = meet;
+    let endCd = -1;
+    for (;;) {
+      const p = this.bParent[x]!;
+      if (p < 0) {
+        endCd = -1 - p;
+        break;
+      }
+      bEdges.push(p);
+      x = ownerOf(ch.downStart, p);
+    }
+    const original: number[] = [];
+    for (let i = fEdges.length - 1; i >= 0; i--) {
+      const p = fEdges[i]!;
+      this.unpack(ownerOf(ch.upStart, p), ch.upNode[p]!, ch.upVia[p]!, original);
+    }
+    for (const p of bEdges) {
+      // A down edge at node o from higher node h is the original direction h→o.
+      this.unpack(ch.downNode[p]!, ownerOf(ch.downStart, p), ch.downVia[p]!, original);
+    }
+    const length = (c: number) => this.chainLength(c);
+    const line: Position[] = [];
+    const sc = startCd >> 1;
+    const first = this.chainPart(sc, (startCd & 1) === 0 ? a.measure : 0, (startCd & 1) === 0 ? length(sc) : a.measure);
+    if (startCd & 1) first.reverse();
+    line.push(...first);
+    for (const e of original) {
+      const cd = this.net.edgeChainDir[e]!;
+      const part = this.chainPart(cd >> 1, 0, length(cd >> 1));
+      if (cd & 1) part.reverse();
+      line.push(...part.slice(1));
+    }
+    const ec = endCd >> 1;
+    const last = this.chainPart(ec, (endCd & 1) === 0 ? 0 : b.measure, (endCd & 1) === 0 ? b.measure : length(ec));
+    if (endCd & 1) last.reverse();
+    line.push(...last.slice(1));
+    return line;
+  }
+
+  /** Expands the CH edge u→w into original graph edges, in order. */
+  private unpack(u: number, w: number, via: number, out: number[]): void {
+    if (via < 0) {
+      out.push(-1 - via);
+      return;
+    }
+    const m = via;
+    this.unpack(u, m, this.viaOf(u, m), out);
+    this.unpack(m, w, this.viaOf(m, w), out);
+  }
+
+  /** The `via` of the lightest CH edge u→w (stored at the lower-ranked end). */
+  private viaOf(u: number, w: number): number {
+    const ch = this.ch;
+    let bestW = Number.POSITIVE_INFINITY;
+    let via = 0;
+    if (ch.rank[w]! > ch.rank[u]!) {
+      for (let i = ch.upStart[u]!; i < ch.upStart[u + 1]!; i++) {
+        if (ch.upNode[i] === w && ch.upWeight[i]! < bestW) {
+          bestW = ch.upWeight[i]!;
+          via = ch.upVia[i]!;
+        }
+      }
+    } else {
+      for (let i = ch.downStart[w]!; i < ch.downStart[w + 1]!; i++) {
+        if (ch.downNode[i] === u && ch.downWeight[i]! < bestW) {
+          bestW = ch.downWeight[i]!;
+          via = ch.downVia[i]!;
+        }
+      }
+    }
+    return via;
+  }
+}
+
+/** The row (node) that CSR entry i belongs to. */
+function ownerOf(start: Uint32Array, i: number): number {
+  let lo = 0;
+  let hi = start.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (start[mid]! <= i) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Edge ids grouped by a node column (CSR). */
+function rowsBy(column: Uint32Array, n: number): { start: Uint32Array; edge: Uint32Array } {
+  const start = new Uint32Array(n + 1);
+  for (const v of column) start[v + 1]!++;
+  for (let i = 0; i < n; i++) start[i + 1]! += start[i]!;
+  const fill = start.slice(0, n);
+  const edge = new Uint32Array(column.length);
+  column.forEach((v, e) => {
+    edge[fill[v]!++] = e;
+  });
+  return { start, edge };
+}
