@@ -1,6 +1,6 @@
 import { normalizeName } from '../geodata/normalize-name.js';
 import { houseNumberKey, houseNumberValue } from '../geodata/osm/addresses/house-numbers.js';
-import { streetKey } from '../geodata/osm/addresses/street-names.js';
+import { lastWordForms, streetKey } from '../geodata/osm/addresses/street-names.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import type { GeocodeAddress } from './address.js';
 import type { ParsedAddress } from './address-parser.js';
@@ -57,6 +57,15 @@ export function fineForward(
 function resolveStreets(pack: GeodataPack, typed: string): { key: string; hits: StreetHit[] } {
   const key = streetKey(typed);
   let hits = streetsByKey(pack, key);
+  // An unfinished or odd street type (`Springfield Bl`): the types it may stand for.
+  const words = key.split(' ');
+  if (hits.length === 0 && words.length > 1) {
+    const head = words.slice(0, -1).join(' ');
+    for (const form of lastWordForms(words.at(-1)!)) {
+      const found = streetsByKey(pack, `${head} ${form}`);
+      if (found.length > 0) return { key: `${head} ${form}`, hits: found };
+    }
+  }
   if (hits.length === 0 && key.replace(/[^a-z]/g, '').length >= 4) {
     for (const k of typoStreetKeys(pack, key)) hits = hits.concat(streetsByKey(pack, k));
     return { key: hits[0]?.layer.streetKeys[hits[0].street] ?? key, hits };

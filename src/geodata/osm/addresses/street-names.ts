@@ -161,7 +161,8 @@ export function canonicalWord(word: string): string {
 
 /**
  * The key forms the last, possibly unfinished, word of a typed street may stand for: itself, and the
- * abbreviation of every street type or direction it starts (`boul` → `blvd`, `aven` → `ave`, `stre` → `st`),
+ * abbreviation of every street type or direction it starts, in full or abbreviated (`boul` and `bl` →
+ * `blvd`, `aven` → `ave`, `stre` → `st`),
  * so a prefix typed in full words still finds keys written in abbreviations.
  */
 export function lastWordForms(word: string): string[] {
@@ -169,7 +170,7 @@ export function lastWordForms(word: string): string[] {
   const ordinal = /^(\d+)(s|st|n|nd|r|rd|t|th)$/.exec(word);
   if (ordinal) out.add(ordinal[1]!);
   if (word.length >= 2 && !/^\d/.test(word)) {
-    for (const [full, abbr] of CANONICAL) if (full.startsWith(word)) out.add(abbr);
+    for (const [full, abbr] of CANONICAL) if (full.startsWith(word) || abbr.startsWith(word)) out.add(abbr);
   }
   return [...out];
 }
