@@ -4,6 +4,7 @@ import type { BenchResult, Scenario } from './lib/types.js';
 import { context } from './scenarios/context.js';
 import { geodata } from './scenarios/geodata.js';
 import { management } from './scenarios/management.js';
+import { route } from './scenarios/route.js';
 import { search } from './scenarios/search.js';
 import { track } from './scenarios/track.js';
 
@@ -12,7 +13,7 @@ import { track } from './scenarios/track.js';
  * with the per-key limit raised, runs each scenario with autocannon for a bounded time, and prints a
  * Markdown table for the README. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 50).
  */
-const SCENARIOS: Scenario[] = [management, track, context, search, geodata];
+const SCENARIOS: Scenario[] = [management, track, context, search, geodata, route];
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);

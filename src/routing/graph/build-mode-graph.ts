@@ -32,7 +32,7 @@ export interface ModeNetwork {
   edgeMeters: Float64Array;
   /** `chain * 2 + direction` (0 from→to, 1 to→from) that each graph edge travels. */
   edgeChainDir: Uint32Array;
-  /** Turn restrictions applied (car only). */
+  /** Turn restriction relations applied (car only). */
   restrictions: number;
 }
 
@@ -198,7 +198,6 @@ export function buildModeNetwork(osm: OsmFile, mode: TravelMode): ModeNetwork {
   const eSec = new F64();
   const eMeters = new F64();
   const eChainDir = new F64();
-  let applied = 0;
   for (let c = 0; c < nChains; c++) {
     const length = measure.a[chainStart.a[c + 1]! - 1]!;
     for (let d = 0; d < 2; d++) {
@@ -212,7 +211,6 @@ export function buildModeNetwork(osm: OsmFile, mode: TravelMode): ModeNetwork {
       else {
         for (const inc of incomingAt.get(t) ?? []) {
           if (turnAllowed(rules, chainWay.a[inc >> 1]!, chainWay.a[c]!)) froms.push(copyOf.get(inc)!);
-          else applied++;
         }
       }
       for (const from of froms) {
@@ -242,7 +240,7 @@ export function buildModeNetwork(osm: OsmFile, mode: TravelMode): ModeNetwork {
     edgeSec: eSec.done(),
     edgeMeters: eMeters.done(),
     edgeChainDir: Uint32Array.from(eChainDir.done()),
-    restrictions: applied,
+    restrictions: [...restrictedJ.values()].reduce((n, rules) => n + rules.length, 0),
   };
 }
 

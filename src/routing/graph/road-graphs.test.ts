@@ -1,0 +1,170 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { Position } from '../../geo/types.js';
+import { OsmFile, type OsmRelation, type OsmTags, type OsmWay } from '../../geodata/osm/osm-file.js';
+import { buildRoadGraphs, openRoadGraphs } from './road-graphs.js';
+
+/**
+ * A 5×5 street grid, 0.001° (about 110 m) apart, node id = 1 + row * 5 + col. Rows run west→east,
+ * columns south→north.
+ */
+const N = 5;
+const STEP = 0.001;
+const id = (row: number, col: number) => 1 + row * N + col;
+const at = (row: number, col: number): Position => [col * STEP, row * STEP];
+
+function gridFile(extraWays: OsmWay[] = [], relations: OsmRelation[] = [], tags: (row: boolean, i: number) => OsmTags) {
+  const ids: number[] = [];
+  const lons: number[] = [];
+  const lats: number[] = [];
+  for (let r = 0; r < N; r++) {
+    for (let c = 0; c < N; c++) {
+      ids.push(id(r, c));
+      lons.push(c * STEP);
+      lats.push(r * STEP);
+    }
+  }
+  const ways: OsmWay[] = [];
+  for (let i = 0; i < N; i++) {
+    ways.push({ id: 100 + i, refs: Array.from({ length: N }, (_, c) => id(i, c)), tags: tags(true, i) });
+    ways.push({ id: 200 + i, refs: Array.from({ length: N }, (_, r) => id(r, i)), tags: tags(false, i) });
+  }
+  return new OsmFile(
+    'grid.osm.pbf',
+    Float64Array.from(ids),
+    Float64Array.from(lons),
+    Float64Array.from(lats),
+    [],
+    [...ways, ...extraWays],
+    relations,
+  );
+}
+
+async function built(osm: OsmFile) {
+  const dir = await mkdtemp(join(tmpdir(), 'roads-'));
+  const result = await buildRoadGraphs(osm, dir, () => {});
+  const graphs = await openRoadGraphs(dir);
+  await rm(dir, { recursive: true, force: true });
+  assert.ok(graphs);
+  return { graphs, result };
+}
+
+/** Meters of the fastest route between two points by a mode, or null when not connected. */
+function meters(
+  graphs: NonNullable<Awaited<ReturnType<typeof openRoadGraphs>>>,
+  mode: 'car' | 'bike' | 'foot',
+  a: Position,
+  b: Position,
+) {
+  const g = graphs.graph(mode)!;
+  const sa = g.snap(a, 50);
+  const sb = g.snap(b, 50);
+  assert.ok(sa && sb, 'both points snap');
+  return g.route(sa, sb)?.meters ?? null;
+}
+
+const residential = () => ({ highway: 'residential' });
+
+describe('road graphs', () => {
+  it('routes along the grid and agrees with plain Dijkstra by length', async () => {
+    const { graphs, result } = await built(gridFile([], [], residential));
+    assert.equal(result.counts.carEdges, 2 * 2 * N * (N - 1));
+    const d = meters(graphs, 'car', at(0, 0), at(4, 4))!;
+    // Manhattan distance: 8 blocks of about 111 m.
+    assert.ok(Math.abs(d - 8 * 111.2) < 5, `${d}`);
+    const g = graphs.graph('car')!;
+    for (const [a, b] of [
+      [at(0, 1), at(3, 2)],
+      [at(4, 0), at(0, 4)],
+      [
+        [0.0005, 0.002],
+        [0.0031, 0.004],
+      ],
+    ] as Array<[Position, Position]>) {
+      const sa = g.snap(a, 50)!;
+      const sb = g.snap(b, 50)!;
+      assert.ok(Math.abs(g.route(sa, sb)!.meters - g.shortestMeters(sa, sb)) < 0.01);
+    }
+  });
+
+  it('keeps one-way streets one way for cars and bikes, both ways on foot', async () => {
+    // Row 2 is one-way westbound (tagged against its drawing direction).
+    const { graphs } = await built(
+      gridFile([], [], (row, i) => (row && i === 2 ? { highway: 'residential', oneway: '-1' } : residential())),
+    );
+    const west = meters(graphs, 'car', [0.003, 0.002], [0.001, 0.002])!;
+    const east = meters(graphs, 'car', [0.001, 0.002], [0.003, 0.002])!;
+    assert.ok(Math.abs(west - 222.4) < 3, `with the flow ${west}`);
+    assert.ok(east > west + 150, `against the flow ${east}`);
+    assert.ok(meters(graphs, 'bike', [0.001, 0.002], [0.003, 0.002])! > west + 150);
+    assert.ok(Math.abs(meters(graphs, 'foot', [0.001, 0.002], [0.003, 0.002])! - west) < 1);
+  });
+
+  it('applies car turn restrictions at their via node', async () => {
+    // No left turn from row 2 (eastbound) into column 2 (northbound) at the centre node.
+    const rel: OsmRelation = {
+      id: 1,
+      tags: { type: 'restriction', restriction: 'no_left_turn' },
+      members: [
+        { type: 'way', ref: 102, role: 'from' },
+        { type: 'node', ref: id(2, 2), role: 'via' },
+        { type: 'way', ref: 202, role: 'to' },
+      ],
+    };
+    const plain = await built(gridFile([], [], residential));
+    const restricted = await built(gridFile([], [rel], residential));
+    assert.equal(restricted.result.counts.turnRestrictions, 1);
+    const from: Position = [0.0015, 0.002];
+    const to: Position = [0.002, 0.0035];
+    const direct = meters(plain.graphs, 'car', from, to)!;
+    const around = meters(restricted.graphs, 'car', from, to)!;
+    assert.ok(Math.abs(direct - 222.4) < 3, `${direct}`);
+    assert.ok(around > direct + 100, `restricted ${around}`);
+    // Walkers ignore it; the opposite turn is still allowed.
+    assert.ok(Math.abs(meters(restricted.graphs, 'foot', from, to)! - direct) < 1);
+    assert.ok(Math.abs(meters(restricted.graphs, 'car', to, from)! - direct) < 1);
+  });
+
+  it('follows access rules: footways for walkers, motorways for cars, private roads for nobody', async () => {
+    const { graphs } = await built(
+      gridFile([], [], (row, i): OsmTags => {
+        if (row && i === 0) return { highway: 'footway' };
+        if (row && i === 4) return { highway: 'motorway', oneway: 'no' };
+        if (!row && i === 4) return { highway: 'service', access: 'private' };
+        return residential();
+      }),
+    );
+    const car = graphs.graph('car')!;
+    const foot = graphs.graph('foot')!;
+    const onFootway: Position = [0.0025, 0];
+    const onMotorway: Position = [0.0025, 0.004];
+    assert.ok((foot.snap(onFootway, 5)?.offMeters ?? 99) < 1);
+    assert.ok((car.snap(onFootway, 5)?.offMeters ?? 99) > 1 || car.snap(onFootway, 5) === null);
+    assert.ok((car.snap(onMotorway, 5)?.offMeters ?? 99) < 1);
+    assert.equal(foot.snap(onMotorway, 5), null);
+    assert.equal(car.snap([0.004, 0.0015], 5), null, 'private service road');
+  });
+
+  it('uses maxspeed for car times and the class default without it', async () => {
+    const fast = await built(gridFile([], [], () => ({ highway: 'residential', maxspeed: '50 mph' })));
+    const slow = await built(gridFile([], [], residential));
+    const time = (graphs: typeof fast.graphs) => {
+      const g = graphs.graph('car')!;
+      return g.route(g.snap(at(0, 0), 5)!, g.snap(at(0, 4), 5)!)!.seconds;
+    };
+    // 444.8 m at 90% of 80.5 km/h, and at the residential default of 25 km/h.
+    assert.ok(Math.abs(time(fast.graphs) - 444.8 / ((50 * 1.609344 * 0.9) / 3.6)) < 0.5);
+    assert.ok(Math.abs(time(slow.graphs) - 444.8 / (25 / 3.6)) < 1);
+  });
+
+  it('leaves ways a mode may not use out of its graph', async () => {
+    const osm = gridFile([], [], (row, i) => (row && i === 0 ? { highway: 'residential' } : { highway: 'footway' }));
+    const { graphs } = await built(osm);
+    const g = graphs.graph('car')!;
+    assert.equal(g.snap(at(4, 4), 20), null);
+    assert.ok(g.route(g.snap(at(0, 0), 5)!, g.snap(at(0, 4), 5)!));
+  });
+});
