@@ -1,5 +1,6 @@
 import os from 'node:os';
-import { startServerProcess } from './lib/server-process.js';
+import { freshBenchDatabase, parseBenchArgs } from './lib/bench-database.js';
+import { type ServerProcess, startServerProcess } from './lib/server-process.js';
 import type { BenchResult, Scenario } from './lib/types.js';
 import { context } from './scenarios/context.js';
 import { geodata } from './scenarios/geodata.js';
@@ -12,17 +13,23 @@ import { track } from './scenarios/track.js';
  * `npm run bench [scenario ...]`: starts the server in its own process on loopback, creates a project
  * with the per-key limit raised, runs each scenario with autocannon for a bounded time, and prints a
  * Markdown table for the README. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 50).
+ * `--store postgres [--processes N]`: PostgreSQL + Redis and N API processes (bench/lib/bench-database.ts).
  */
 const SCENARIOS: Scenario[] = [management, track, context, search, geodata, route];
 
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2);
+  const options = parseBenchArgs(process.argv.slice(2));
+  const wanted = options.scenarios;
   const scenarios = wanted.length ? SCENARIOS.filter((s) => wanted.includes(s.name)) : SCENARIOS;
   const durationSeconds = Number(process.env.BENCH_SECONDS ?? 10);
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
   const rows: BenchResult[] = [];
   for (const scenario of scenarios) {
-    const server = await startServerProcess();
+    const env = options.store === 'postgres' ? await freshBenchDatabase() : {};
+    const servers: ServerProcess[] = [];
+    // One at a time: the first migrates the fresh schema, the others find it done.
+    for (let i = 0; i < options.processes; i++) servers.push(await startServerProcess(env));
+    const server = servers[0]!;
     try {
       const created = JSON.parse(await server.cli(['projects', 'create', 'bench', '--json'])) as {
         keys: { test: { publishable: string; secret: string } };
@@ -31,6 +38,7 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 500));
       const results = await scenario.run({
         url: server.url,
+        urls: servers.map((s) => s.url),
         dataDir: server.dataDir,
         keys: created.keys.test,
         durationSeconds,
@@ -43,12 +51,17 @@ async function main(): Promise<void> {
         );
       rows.push(...results);
     } finally {
-      await server.stop();
+      await Promise.all(servers.map((s) => s.stop()));
     }
   }
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  const store = options.store === 'postgres' ? 'PostgreSQL + Redis' : 'SQLite';
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   process.stdout.write(
-    `\nMachine: ${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${durationSeconds} s per row, ${connections} connections, loopback.\n\n`,
+    `\nMachine: ${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${durationSeconds} s per row, ${connections} connections, loopback; ${store}, ${options.processes} API process(es); load average ${load}.\n\n`,
   );
   process.stdout.write('| scenario | req/s | p50 ms | p99 ms | requests | errors |\n|---|---:|---:|---:|---:|---:|\n');
   for (const r of rows)

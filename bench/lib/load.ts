@@ -26,8 +26,30 @@ export async function measure(
   opts: LoadOptions = {},
 ): Promise<BenchResult> {
   const next = typeof requests === 'function' ? requests : cycle(requests);
+  const urls = ctx.urls?.length ? ctx.urls : [ctx.url];
+  if (urls.length > 1) {
+    // Several API processes: one autocannon per process, connections (and any fixed rate) split evenly.
+    const share = (n: number) => Math.max(1, Math.round(n / urls.length));
+    const parts = await Promise.all(
+      urls.map((url) =>
+        measure({ ...ctx, url, urls: [url] }, name, next, {
+          connections: share(opts.connections ?? ctx.connections),
+          ...(opts.overallRate ? { overallRate: share(opts.overallRate) } : {}),
+        }),
+      ),
+    );
+    // Percentiles of the parts cannot be merged exactly: report the worst part's.
+    return {
+      name,
+      requests: parts.reduce((n, p) => n + p.requests, 0),
+      reqPerSec: parts.reduce((n, p) => n + p.reqPerSec, 0),
+      p50Ms: Math.max(...parts.map((p) => p.p50Ms)),
+      p99Ms: Math.max(...parts.map((p) => p.p99Ms)),
+      errors: parts.reduce((n, p) => n + p.errors, 0),
+    };
+  }
   const result = await autocannon({
-    url: ctx.url,
+    url: urls[0]!,
     connections: opts.connections ?? ctx.connections,
     ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
     duration: ctx.durationSeconds,

@@ -1,6 +1,8 @@
 /** What every scenario gets: a running server (its own process) and a project's keys. */
 export interface BenchContext {
   url: string;
+  /** Every API process's URL when several share one store (`--processes N`); load is split across them. */
+  urls?: string[];
   dataDir: string;
   keys: { publishable: string; secret: string };
   /** Seconds each measured load runs. */

@@ -13,8 +13,10 @@ import { hashKey } from '../../src/domain/projects/keys.js';
 import type { Tenant } from '../../src/domain/tenant.js';
 import type { User } from '../../src/domain/users/user.js';
 import type { Position } from '../../src/geo/types.js';
+import { announceBulkLoad, insertGeofences, insertUsers } from '../../src/storage/postgres/bulk-load.js';
 import { writeTransaction } from '../../src/storage/sqlite/open-database.js';
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
+import { benchDatabaseUrl, pgTenantOfKey, withBenchStore } from '../lib/bench-database.js';
 
 let seed = 42;
 export function random(): number {
@@ -62,6 +64,7 @@ const offset = (p: Position, dx: number, dy: number): Position => [
 
 /** The tenant a key belongs to, read from the server's store. */
 export async function tenantOfKey(dataDir: string, key: string): Promise<Tenant> {
+  if (benchDatabaseUrl()) return pgTenantOfKey(key);
   const store = SqliteStore.open(dataDir);
   try {
     const resolved = await store.projects.resolveKey(hashKey(key));
@@ -122,9 +125,28 @@ export interface SeedProbe {
 
 /** Writes fences `from` to `to - 1` for the tenant, 10,000 per transaction; returns a probe of the last. */
 export async function seedGeofences(dataDir: string, tenant: Tenant, from: number, to: number): Promise<SeedProbe> {
-  const store = SqliteStore.open(dataDir);
   const t0 = Date.now() - to;
   let probe: SeedProbe | undefined;
+  if (benchDatabaseUrl()) {
+    await withBenchStore(async (pg) => {
+      for (let start = from; start < to; start += 10_000) {
+        const made = Array.from({ length: Math.min(to, start + 10_000) - start }, (_, k) =>
+          makeFence(tenant, start + k, t0 + start + k),
+        );
+        await insertGeofences(
+          pg,
+          tenant,
+          made.map((m) => m.fence),
+        );
+        const last = made[made.length - 1]!;
+        probe = { id: last.fence.id, inside: last.center };
+      }
+      await announceBulkLoad(pg, tenant, 'geofences');
+    });
+    if (!probe) throw new Error('seedGeofences wrote nothing');
+    return probe;
+  }
+  const store = SqliteStore.open(dataDir);
   try {
     for (let start = from; start < to; start += 10_000) {
       writeTransaction(store.db, () => {
@@ -145,35 +167,48 @@ export async function seedGeofences(dataDir: string, tenant: Tenant, from: numbe
 
 /** Writes `count` located users (metadata role driver/rider) for the tenant. */
 export async function seedUsers(dataDir: string, tenant: Tenant, count: number): Promise<void> {
-  const store = SqliteStore.open(dataDir);
   const now = Date.now();
+  if (benchDatabaseUrl()) {
+    await withBenchStore(async (pg) => {
+      for (let start = 0; start < count; start += 10_000) {
+        const batch = Array.from({ length: Math.min(count, start + 10_000) - start }, (_, k) =>
+          makeUser(tenant, start + k, now),
+        );
+        await insertUsers(pg, tenant, batch);
+      }
+      await announceBulkLoad(pg, tenant, 'users');
+    });
+    return;
+  }
+  const store = SqliteStore.open(dataDir);
   try {
     writeTransaction(store.db, () => {
-      for (let i = 0; i < count; i++) {
-        const user: User = {
-          id: `benchuser${i.toString(16).padStart(15, '0')}`,
-          projectId: tenant.projectId,
-          live: tenant.live,
-          userId: `bench-user-${i}`,
-          deviceId: `bench-device-${i}`,
-          installId: null,
-          description: null,
-          metadata: { role: i % 2 === 0 ? 'driver' : 'rider' },
-          location: metroPoint(),
-          locationAccuracy: 10,
-          foreground: true,
-          stopped: false,
-          deviceType: 'iOS',
-          ip: null,
-          geofences: [],
-          state: {},
-          createdAt: now,
-          updatedAt: now + i,
-        };
-        void store.users.save(user);
-      }
+      for (let i = 0; i < count; i++) void store.users.save(makeUser(tenant, i, now));
     });
   } finally {
     await store.close();
   }
+}
+
+function makeUser(tenant: Tenant, i: number, now: number): User {
+  return {
+    id: `benchuser${i.toString(16).padStart(15, '0')}`,
+    projectId: tenant.projectId,
+    live: tenant.live,
+    userId: `bench-user-${i}`,
+    deviceId: `bench-device-${i}`,
+    installId: null,
+    description: null,
+    metadata: { role: i % 2 === 0 ? 'driver' : 'rider' },
+    location: metroPoint(),
+    locationAccuracy: 10,
+    foreground: true,
+    stopped: false,
+    deviceType: 'iOS',
+    ip: null,
+    geofences: [],
+    state: {},
+    createdAt: now,
+    updatedAt: now + i,
+  };
 }

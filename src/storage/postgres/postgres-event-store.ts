@@ -4,6 +4,7 @@ import type { Page } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { EventListQuery, EventStore } from '../store.js';
 import { pagedDocs } from './paged-docs.js';
+import { row, runBatch } from './sql-batch.js';
 
 export class PostgresEventStore implements EventStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -31,21 +32,16 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
-/** Inserts a track's events in one statement; run inside the track's transaction. */
+/** The INSERT of a track's events (none when there are none), for a batch (see sql-batch.ts). */
+export function insertEventsSql(events: readonly LocationEvent[]): string[] {
+  if (events.length === 0) return [];
+  const rows = events.map((e) => row([e.id, e.projectId, e.live, e.type, e.user.id, e.user.userId, e.createdAt, e]));
+  return [
+    `INSERT INTO events (id, project_id, live, type, user_pk, user_id, created_at, doc) VALUES ${rows.join(', ')}`,
+  ];
+}
+
+/** Inserts events in one statement; run inside a transaction. */
 export async function insertEventRows(c: pg.PoolClient, events: readonly LocationEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  await c.query(
-    `INSERT INTO events (id, project_id, live, type, user_pk, user_id, created_at, doc)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::jsonb[])`,
-    [
-      events.map((e) => e.id),
-      events.map((e) => e.projectId),
-      events.map((e) => e.live),
-      events.map((e) => e.type),
-      events.map((e) => e.user.id),
-      events.map((e) => e.user.userId),
-      events.map((e) => e.createdAt),
-      events.map((e) => JSON.stringify(e)),
-    ],
-  );
+  if (events.length > 0) await runBatch(c, insertEventsSql(events));
 }

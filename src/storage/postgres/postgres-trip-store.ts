@@ -63,14 +63,15 @@ export class PostgresTripStore implements TripStore {
   ): Promise<Trip | null> {
     // One round trip per track; a null parameter matches nothing, as in SqliteTripStore.activeFor.
     const active = 'FROM trips WHERE project_id = $1 AND live = $2 AND active';
-    const { rows } = await this.pool.query<{ doc: Trip }>(
-      `SELECT doc FROM (
+    const { rows } = await this.pool.query<{ doc: Trip }>({
+      name: 'trip-active-for',
+      text: `SELECT doc FROM (
          SELECT doc, 0 AS k, created_at ${active} AND user_pk = $3
          UNION ALL SELECT doc, 1, created_at ${active} AND user_pk IS NULL AND user_id = $4
          UNION ALL SELECT doc, 2, created_at ${active} AND user_pk IS NULL AND user_id IS NULL AND device_id = $5
        ) candidates ORDER BY k, created_at DESC LIMIT 1`,
-      [tenant.projectId, tenant.live, owner.userPk, owner.userId, owner.deviceId],
-    );
+      values: [tenant.projectId, tenant.live, owner.userPk, owner.userId, owner.deviceId],
+    });
     return rows[0]?.doc ?? null;
   }
 

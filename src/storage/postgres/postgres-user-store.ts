@@ -6,8 +6,9 @@ import type { Position } from '../../geo/types.js';
 import type { TrackCandidates, TrackIdentity, TrackWrite, UserLocation, UserStore } from '../store.js';
 import { inTransaction } from './open-pool.js';
 import { pagedDocs } from './paged-docs.js';
-import { insertEventRows } from './postgres-event-store.js';
+import { insertEventsSql } from './postgres-event-store.js';
 import { Semaphore } from './semaphore.js';
+import { lit, row, runBatch } from './sql-batch.js';
 import { trackTransactionClient } from './track-transaction.js';
 
 /** Connections of the pool that track transactions may hold at once (see `trackSlots`). */
@@ -57,7 +58,7 @@ export class PostgresUserStore implements UserStore {
   }
 
   async findTrackCandidates(tenant: Tenant, identity: TrackIdentity): Promise<TrackCandidates> {
-    return readCandidates(this.pool, tenant, identity, false);
+    return readCandidates(this.pool, tenant, identity);
   }
 
   /**
@@ -73,22 +74,42 @@ export class PostgresUserStore implements UserStore {
     return this.trackSlots.run(() => this.trackTransaction(tenant, identity, compute));
   }
 
-  private trackTransaction<T>(
+  /** Three round trips: BEGIN with the locks and the read, the reads `compute` makes, the writes with COMMIT. */
+  private async trackTransaction<T>(
     tenant: Tenant,
     identity: TrackIdentity,
     compute: (found: TrackCandidates) => Promise<TrackWrite<T>>,
   ): Promise<T> {
-    return inTransaction(this.pool, async (c) => {
+    const c = await this.pool.connect();
+    try {
       const scope = `${tenant.projectId}|${tenant.live}`;
-      await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${scope}|d|${identity.deviceId}`]);
-      if (identity.userId !== null)
-        await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${scope}|u|${identity.userId}`]);
-      const found = await readCandidates(c, tenant, identity, true);
+      const locks = [`${scope}|d|${identity.deviceId}`];
+      if (identity.userId !== null) locks.push(`${scope}|u|${identity.userId}`);
+      const first: ['user_id' | 'device_id', string] =
+        identity.userId !== null ? ['user_id', identity.userId] : ['device_id', identity.deviceId];
+      const results = await runBatch(c, [
+        'BEGIN',
+        ...locks.map((k) => `SELECT pg_advisory_xact_lock(hashtextextended(${lit(k)}, 0))`),
+        lockedCandidateSql(tenant, ...first),
+      ]);
+      const hit = (results[results.length - 1] as Array<{ doc: User }>)[0]?.doc ?? null;
+      let found: TrackCandidates = { byUserId: null, byDeviceId: hit };
+      if (identity.userId !== null) {
+        found = { byUserId: hit, byDeviceId: null };
+        if (!hit) {
+          const [byDevice] = await runBatch(c, [lockedCandidateSql(tenant, 'device_id', identity.deviceId)]);
+          found.byDeviceId = (byDevice as Array<{ doc: User }>)[0]?.doc ?? null;
+        }
+      }
       const { user, events, result } = await trackTransactionClient.run(c, () => compute(found));
-      await saveUserRows(c, user);
-      await insertEventRows(c, events);
+      await runBatch(c, [...userRowsSql(user), ...insertEventsSql(events), 'COMMIT']);
       return result;
-    });
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      c.release();
+    }
   }
 
   async getMany(tenant: Tenant, ids: string[]): Promise<User[]> {
@@ -123,37 +144,50 @@ export class PostgresUserStore implements UserStore {
 
 /** Writes the user row and its memberships; run inside a transaction. */
 export async function saveUserRows(c: pg.PoolClient, user: User): Promise<void> {
-  const location = user.location ? `SRID=4326;POINT(${user.location[0]} ${user.location[1]})` : null;
-  await c.query(
+  await runBatch(c, userRowsSql(user));
+}
+
+/** The statements that write the user row and replace its memberships. */
+function userRowsSql(user: User): string[] {
+  const location = user.location
+    ? `${lit(`SRID=4326;POINT(${user.location[0]} ${user.location[1]})`)}::geography`
+    : 'NULL';
+  const values = [user.id, user.projectId, user.live, user.userId, user.deviceId, user.createdAt, user.updatedAt];
+  const out = [
     `INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, location, doc)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::geography, $9)
+     VALUES (${values.map(lit).join(', ')}, ${location}, ${lit(user)})
      ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, device_id = excluded.device_id,
        updated_at = excluded.updated_at, location = excluded.location, doc = excluded.doc`,
-    [user.id, user.projectId, user.live, user.userId, user.deviceId, user.createdAt, user.updatedAt, location, user],
-  );
-  await c.query('DELETE FROM user_geofences WHERE user_pk = $1', [user.id]);
+    `DELETE FROM user_geofences WHERE user_pk = ${lit(user.id)}`,
+  ];
   if (user.geofences.length > 0) {
-    await c.query(
-      `INSERT INTO user_geofences (project_id, live, geofence_id, user_pk, updated_at)
-       SELECT $1, $2, unnest($3::text[]), $4, $5`,
-      [user.projectId, user.live, user.geofences.map((m) => m.geofenceId), user.id, user.updatedAt],
+    const rows = user.geofences.map((m) => row([user.projectId, user.live, m.geofenceId, user.id, user.updatedAt]));
+    out.push(
+      `INSERT INTO user_geofences (project_id, live, geofence_id, user_pk, updated_at) VALUES ${rows.join(', ')}`,
     );
   }
+  return out;
+}
+
+/** The newest user with this `userId` or `deviceId`, read FOR UPDATE (inside the track's transaction). */
+function lockedCandidateSql(tenant: Tenant, column: 'user_id' | 'device_id', value: string): string {
+  return `SELECT doc FROM users WHERE project_id = ${lit(tenant.projectId)} AND live = ${lit(tenant.live)}
+    AND ${column} = ${lit(value)} ORDER BY updated_at DESC LIMIT 1 FOR UPDATE`;
 }
 
 async function readCandidates(
   db: pg.Pool | pg.PoolClient,
   tenant: Tenant,
   identity: TrackIdentity,
-  lock: boolean,
 ): Promise<TrackCandidates> {
-  const forUpdate = lock ? ' FOR UPDATE' : '';
+  // Named: each connection parses and plans these once.
   const one = async (column: 'user_id' | 'device_id', value: string) =>
     (
-      await db.query<{ doc: User }>(
-        `SELECT doc FROM users WHERE project_id = $1 AND live = $2 AND ${column} = $3 ORDER BY updated_at DESC LIMIT 1${forUpdate}`,
-        [tenant.projectId, tenant.live, value],
-      )
+      await db.query<{ doc: User }>({
+        name: `track-candidate-${column}`,
+        text: `SELECT doc FROM users WHERE project_id = $1 AND live = $2 AND ${column} = $3 ORDER BY updated_at DESC LIMIT 1`,
+        values: [tenant.projectId, tenant.live, value],
+      })
     ).rows[0]?.doc ?? null;
   const byUserId = identity.userId === null ? null : await one('user_id', identity.userId);
   if (byUserId) return { byUserId, byDeviceId: null };
