@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Flatbush from 'flatbush';
-import { around } from 'geokdbush';
 import KDBush from 'kdbush';
+import { bboxAround } from '../../../geo/bbox-around.js';
 import { distanceMeters } from '../../../geo/distance-meters.js';
 import { polygonBoundaryDistanceMeters } from '../../../geo/polygon-boundary-distance-meters.js';
 import { polygonContains } from '../../../geo/polygon-contains.js';
@@ -177,12 +177,19 @@ class OpenPlaceLayer implements PlaceLayer {
   }
 
   nearby(lon: number, lat: number, radiusMeters: number, limit: number, filter?: (i: number) => boolean) {
-    if (this.count === 0) return [];
-    const ids = around(this.points, lon, lat, limit, radiusMeters / 1000, filter);
-    return ids.map((index) => ({
-      index,
-      distance: distanceMeters([lon, lat], [this.lons[index]!, this.lats[index]!]),
-    }));
+    if (this.count === 0 || limit <= 0) return [];
+    // A box query then exact distances: cheaper than a nearest-first walk when a filter rejects most
+    // points (a chain's few stores among thousands of places).
+    const out: NearbyPlace[] = [];
+    for (const [x0, y0, x1, y1] of bboxAround([lon, lat], radiusMeters)) {
+      for (const index of this.points.range(x0, y0, x1, y1)) {
+        if (filter && !filter(index)) continue;
+        const distance = distanceMeters([lon, lat], [this.lons[index]!, this.lats[index]!]);
+        if (distance <= radiusMeters) out.push({ index, distance });
+      }
+    }
+    out.sort((a, b) => a.distance - b.distance || a.index - b.index);
+    return out.length > limit ? out.slice(0, limit) : out;
   }
 
   hasFootprint(i: number): boolean {
