@@ -5,6 +5,7 @@ import type { BenchResult, Scenario } from './lib/types.js';
 import { context } from './scenarios/context.js';
 import { geodata } from './scenarios/geodata.js';
 import { management } from './scenarios/management.js';
+import { places } from './scenarios/places.js';
 import { route } from './scenarios/route.js';
 import { search } from './scenarios/search.js';
 import { track } from './scenarios/track.js';
@@ -15,7 +16,7 @@ import { track } from './scenarios/track.js';
  * Markdown table for the README. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 50).
  * `--store postgres [--processes N]`: PostgreSQL + Redis and N API processes (bench/lib/bench-database.ts).
  */
-const SCENARIOS: Scenario[] = [management, track, context, search, geodata, route];
+const SCENARIOS: Scenario[] = [management, track, context, search, geodata, places, route];
 
 async function main(): Promise<void> {
   const options = parseBenchArgs(process.argv.slice(2));
