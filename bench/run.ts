@@ -3,6 +3,7 @@ import { freshBenchDatabase, parseBenchArgs } from './lib/bench-database.js';
 import { type ServerProcess, startServerProcess } from './lib/server-process.js';
 import type { BenchResult, Scenario } from './lib/types.js';
 import { context } from './scenarios/context.js';
+import { geocoding } from './scenarios/geocoding.js';
 import { geodata } from './scenarios/geodata.js';
 import { management } from './scenarios/management.js';
 import { places } from './scenarios/places.js';
@@ -16,7 +17,7 @@ import { track } from './scenarios/track.js';
  * Markdown table for the README. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 50).
  * `--store postgres [--processes N]`: PostgreSQL + Redis and N API processes (bench/lib/bench-database.ts).
  */
-const SCENARIOS: Scenario[] = [management, track, context, search, geodata, places, route];
+const SCENARIOS: Scenario[] = [management, track, context, search, geodata, geocoding, places, route];
 
 async function main(): Promise<void> {
   const options = parseBenchArgs(process.argv.slice(2));

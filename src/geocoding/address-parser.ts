@@ -1,4 +1,6 @@
 import { createRequire } from 'node:module';
+import { normalizeName } from '../geodata/normalize-name.js';
+import { canonicalWord, isStreetAffix, streetKey } from '../geodata/osm/addresses/street-names.js';
 
 /** The parts of a free-text address, as typed (empty parts absent). */
 export interface ParsedAddress {
@@ -51,13 +53,46 @@ const INTERSECTION = /^(.+?)\s+(?:&|and|at|@|\/)\s+(.+)$/i;
  * country). Intersections (`Springfield Blvd & 89th Ave, Queens`) are split before parsing: the parser
  * reads them as one street. Queens-style numbers (`89-12`) stay whole.
  */
-export function parseAddress(text: string): ParsedAddress {
+export function parseAddress(text: string, knownStreet?: (key: string) => boolean): ParsedAddress {
   const cached = cache.get(text);
   if (cached) return cached;
-  const parsed = parseUncached(text);
+  const parsed = (knownStreet && quickParse(text, knownStreet)) || parseUncached(text);
   if (cache.size >= CACHE_SIZE) cache.clear();
   cache.set(text, parsed);
   return parsed;
+}
+
+const NUMBER_STREET = /^\s*(\d+[a-z]?(?:-\d+[a-z]?)?)\s+([^,]*[a-z][^,]*?)\s*$/i;
+const REGION_ZIP = /^\s*([a-z]{2})?\s*(\d{5}(?:-\d{4})?)?\s*$/i;
+const LOCALITY = /^\s*([a-z][a-z .'-]*?)\s*$/i;
+const COUNTRY = /^\s*(us|usa|united states)\s*$/i;
+
+/**
+ * The canonical form a form or a CRM sends, `number street[, locality][, ST 12345][, US]`, read without
+ * pelias-parser (which costs milliseconds a query) when the street is one the regions know (`knownStreet`
+ * of its key): then there is nothing to guess. Anything else, or a street no region has, goes to the parser.
+ */
+function quickParse(text: string, knownStreet: (key: string) => boolean): ParsedAddress | null {
+  const parts = text.split(',');
+  if (parts.length > 4) return null;
+  if (parts.length > 1 && COUNTRY.test(parts.at(-1)!)) parts.pop();
+  const head = NUMBER_STREET.exec(parts[0]!);
+  if (!head || !knownStreet(streetKey(head[2]!))) return null;
+  const out: ParsedAddress = { number: head[1]!, street: head[2]! };
+  const rest = parts.slice(1);
+  const last = rest.length > 0 ? REGION_ZIP.exec(rest.at(-1)!) : null;
+  if (last && (last[1] || last[2])) {
+    if (last[1]) out.region = last[1];
+    if (last[2]) out.postcode = last[2];
+    rest.pop();
+  }
+  if (rest.length > 1) return null;
+  if (rest.length === 1) {
+    const loc = LOCALITY.exec(rest[0]!);
+    if (!loc) return null;
+    out.locality = loc[1]!;
+  }
+  return out;
 }
 
 function parseUncached(text: string): ParsedAddress {
@@ -71,7 +106,30 @@ function parseUncached(text: string): ParsedAddress {
     delete out.street;
     return out;
   }
-  return widenLocality(solve(text), text);
+  return widenStreet(widenLocality(solve(text), text), text);
+}
+
+/**
+ * pelias-parser sometimes leaves off the street type of a street it does not know (`115-66 Newburg
+ * Street` → `Newburg`): the street type and direction words that follow the street in the text are put back.
+ */
+function widenStreet(parsed: ParsedAddress, text: string): ParsedAddress {
+  const street = parsed.street;
+  if (!street) return parsed;
+  const at = text.indexOf(street);
+  if (at < 0) return parsed;
+  const after = text
+    .slice(at + street.length)
+    .split(',')[0]!
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  const extra: string[] = [];
+  for (const w of after) {
+    if (!isStreetAffix(canonicalWord(normalizeName(w)))) break;
+    extra.push(w);
+  }
+  return extra.length > 0 ? { ...parsed, street: [street, ...extra].join(' ') } : parsed;
 }
 
 /**

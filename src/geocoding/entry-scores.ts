@@ -2,7 +2,7 @@ import { NameKind } from '../geodata/name-index.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import { loadAddressParser } from './address-parser.js';
 import { entityPoint, entityProminence } from './entity.js';
-import { addressRegions, placeRegions } from './fine-regions.js';
+import { addressRegions, hasAddressStreet, placeRegions } from './fine-regions.js';
 import { placeNames } from './place-names.js';
 
 /** Per name-index entry: its entity's prominence and `[lon, lat]`, so ranking reads typed arrays only. */
@@ -53,6 +53,9 @@ export function entryScores(pack: GeodataPack): EntryScores {
 export function prepareGeocoding(pack: GeodataPack): void {
   entryScores(pack);
   pack.names.prepare();
-  if (addressRegions(pack).length > 0) loadAddressParser();
+  if (addressRegions(pack).length > 0) {
+    loadAddressParser();
+    hasAddressStreet(pack, '');
+  }
   for (const { layer } of placeRegions(pack)) placeNames(layer);
 }

@@ -38,7 +38,11 @@ export function fineForward(
   } else if (parsed.street) {
     const found = resolveStreets(pack, parsed.street);
     if (parsed.number && wants('address')) {
-      out.push(...exactAddresses(pack, parsed, parsed.number, found));
+      // Addresses are keyed by their own addr:street, which may name a way the extract lacks (a private
+      // road): the street as typed is looked up before the street the typed name resolved to.
+      out.push(...exactAddresses(pack, parsed, parsed.number, streetKey(parsed.street)));
+      if (out.length === 0 && found.key !== streetKey(parsed.street))
+        out.push(...exactAddresses(pack, parsed, parsed.number, found.key));
       if (out.length === 0) out.push(...interpolated(pack, parsed, parsed.number, found));
     }
     if (out.length === 0 && wants('street')) out.push(...streets(pack, parsed, found));
@@ -73,14 +77,9 @@ function resolveStreets(pack: GeodataPack, typed: string): { key: string; hits: 
   return { key, hits };
 }
 
-function exactAddresses(
-  pack: GeodataPack,
-  parsed: ParsedAddress,
-  number: string,
-  found: { key: string; hits: StreetHit[] },
-): Scored[] {
+function exactAddresses(pack: GeodataPack, parsed: ParsedAddress, number: string, street: string): Scored[] {
   const out: Scored[] = [];
-  const key = `${houseNumberKey(number)} ${found.key}`;
+  const key = `${houseNumberKey(number)} ${street}`;
   for (const { layer } of addressRegions(pack)) {
     const [from, to] = layer.addressRange(key);
     for (let i = from; i < to; i++) {

@@ -1,4 +1,5 @@
 import type { AddressLayer } from '../geodata/osm/addresses/address-layer.js';
+import { houseNumberKey } from '../geodata/osm/addresses/house-numbers.js';
 import type { OsmRegion } from '../geodata/osm/osm-region.js';
 import type { PlaceLayer } from '../geodata/osm/places/place-layer.js';
 import type { GeodataPack } from '../geodata/pack.js';
@@ -32,6 +33,30 @@ export function streetsByKey(pack: GeodataPack, key: string): StreetHit[] {
     for (let s = from; s < to; s++) if (layer.streetKeys[s] === key) out.push({ layer, street: s });
   }
   return out;
+}
+
+/**
+ * Whether some address is tagged with street key `key` though no highway of the region has it (a private
+ * road): found by the addresses' own keys, `<number> <street>`, through a per-layer set built once.
+ */
+export function hasAddressStreet(pack: GeodataPack, key: string): boolean {
+  for (const { layer } of addressRegions(pack)) if (addressStreetKeys(layer).has(key)) return true;
+  return false;
+}
+
+const streetKeySets = new WeakMap<AddressLayer, Set<string>>();
+
+function addressStreetKeys(layer: AddressLayer): Set<string> {
+  let keys = streetKeySets.get(layer);
+  if (!keys) {
+    keys = new Set();
+    for (let i = 0; i < layer.count; i++) {
+      const a = layer.address(i);
+      keys.add(layer.addressKeys[i]!.slice(houseNumberKey(a.number).length + 1));
+    }
+    streetKeySets.set(layer, keys);
+  }
+  return keys;
 }
 
 // Variants of a 30-letter street are ~2,200 strings: fine for a fallback, not worth it beyond that.

@@ -4,7 +4,7 @@ import { parseAddress } from './address-parser.js';
 import { entityAddress } from './entity.js';
 import { entryScores } from './entry-scores.js';
 import { fineForward } from './fine-forward.js';
-import { addressRegions, placeRegions } from './fine-regions.js';
+import { addressRegions, hasAddressStreet, placeRegions, streetsByKey } from './fine-regions.js';
 import { FINE_LAYERS, type GeocodeLayer } from './layers.js';
 import { bestNameMatches, type EntryScore, type MatchOptions, type NameMatch } from './name-matches.js';
 import { queryReadings } from './parse-query.js';
@@ -35,7 +35,7 @@ export function forwardGeocode(pack: GeodataPack, query: string, opts: ForwardOp
   const hasFine = addressRegions(pack).length > 0 || placeRegions(pack).length > 0;
   const wants = (l: GeocodeLayer) => !opts.layers || opts.layers.has(l);
   if (!hasFine || !FINE_LAYERS.some(wants)) return coarseForward(pack, query, opts);
-  const parsed = parseAddress(query);
+  const parsed = parseAddress(query, (key) => streetsByKey(pack, key).length > 0 || hasAddressStreet(pack, key));
   const cc = opts.country?.toUpperCase();
   const fine = fineForward(pack, query, parsed, wants, limit).filter((a) => !cc || a.countryCode === cc);
   const addressLike = Boolean(parsed.number || parsed.intersection || (parsed.street && parsed.locality));
