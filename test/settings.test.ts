@@ -28,6 +28,7 @@ describe('place settings', () => {
       chainMappings: {},
       placeFilters: { chain: [], category: [] },
       features: { places: false, regions: false, insights: false },
+      segments: [],
     });
   });
 
@@ -97,6 +98,7 @@ describe('place settings', () => {
       chainMappings: { target: 'tgt' },
       placeFilters: { chain: ['target'], category: [] },
       features: { places: false, regions: false, insights: false },
+      segments: [],
     });
   });
 

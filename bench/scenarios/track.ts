@@ -22,6 +22,20 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
     results.push(
       await measure(ctx, `POST /v1/track (${size.toLocaleString('en-US')} geofences)`, tracks(ctx, `d${size}`, size)),
     );
+    // Issue 8: the same load with every optional feature on (BENCH_TRACK_FEATURES=off skips the row).
+    if (size === 100_000 && process.env.BENCH_TRACK_FEATURES !== 'off') {
+      // Through the API, not the CLI: a CLI write would make a SQLite server reload its fence index.
+      const features = (on: boolean) =>
+        fetch(`${ctx.url}/v1/settings`, {
+          method: 'PATCH',
+          headers: auth(ctx.keys.secret, true),
+          body: JSON.stringify({ features: { places: on, regions: on, insights: on } }),
+        });
+      if (!(await features(true)).ok) throw new Error('could not turn the features on');
+      const name = 'POST /v1/track (100,000 geofences; Places, Regions, Insights on)';
+      results.push(await measure(ctx, name, tracks(ctx, `f${size}`, size)));
+      await features(false);
+    }
   }
   return results;
 }

@@ -1,7 +1,6 @@
 import type { BeaconStore } from '../../storage/store.js';
 import type { LocationEvent } from '../events/event.js';
-import { eventUser } from '../events/geofence-events.js';
-import { newId } from '../ids.js';
+import { updateEvent } from '../events/update-event.js';
 import type { TrackContribution, TrackParticipant, TrackUpdate } from '../tracking/track-participant.js';
 import type { Beacon } from './beacon.js';
 import { parseRangedBeacons, type RangedBeacon, rangeConfidence } from './ranged-beacons.js';
@@ -44,12 +43,14 @@ export class BeaconsTracker implements TrackParticipant {
       }
       const current = await this.beacons.get(u.tenant, b.id);
       if (current?.enabled)
-        events.push(this.event(u, 'user.exited_beacon', b.beacon, b.confidence, (u.at - b.enteredAt) / 60_000));
+        events.push(
+          updateEvent(u, 'user.exited_beacon', b.confidence, { beacon: b.beacon }, (u.at - b.enteredAt) / 60_000),
+        );
     }
     for (const [id, { beacon, confidence }] of seen) {
       if (before.some((b) => b.id === id)) continue;
       const snapshot = this.snapshot(beacon);
-      events.push(this.event(u, 'user.entered_beacon', snapshot, confidence));
+      events.push(updateEvent(u, 'user.entered_beacon', confidence, { beacon: snapshot }));
       next.push({ id, enteredAt: u.at, confidence, beacon: snapshot });
     }
     return { events, userFields: { beacons: next.map((b) => b.beacon) }, state: { beacons: next } };
@@ -72,30 +73,6 @@ export class BeaconsTracker implements TrackParticipant {
       out.set(beacon.id, { beacon, confidence });
     }
     return out;
-  }
-
-  private event(
-    u: TrackUpdate,
-    type: string,
-    beacon: Record<string, unknown>,
-    confidence: 1 | 2 | 3,
-    durationMinutes?: number,
-  ): LocationEvent {
-    return {
-      id: newId(),
-      projectId: u.user.projectId,
-      live: u.user.live,
-      type,
-      createdAt: u.at,
-      actualCreatedAt: u.now,
-      user: eventUser(u.user),
-      location: u.location,
-      locationAccuracy: u.accuracyMeters,
-      confidence,
-      ...(durationMinutes !== undefined ? { duration: durationMinutes } : {}),
-      ...(u.replayed ? { replayed: true } : {}),
-      extra: { beacon },
-    };
   }
 }
 

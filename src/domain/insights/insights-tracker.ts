@@ -1,7 +1,6 @@
 import { distanceMeters } from '../../geo/distance-meters.js';
 import type { LocationEvent } from '../events/event.js';
-import { eventUser } from '../events/geofence-events.js';
-import { newId } from '../ids.js';
+import { updateEvent } from '../events/update-event.js';
 import type { TrackContribution, TrackParticipant, TrackUpdate } from '../tracking/track-participant.js';
 import {
   addStop,
@@ -110,21 +109,7 @@ export class InsightsTracker implements TrackParticipant {
         : flag === 'commuting'
           ? (Math.min(s.home?.confidence ?? 1, s.office?.confidence ?? 1) as 1 | 2 | 3)
           : (s.home?.confidence ?? 1);
-    return {
-      id: newId(),
-      projectId: u.user.projectId,
-      live: u.user.live,
-      type,
-      createdAt: u.at,
-      actualCreatedAt: u.now,
-      user: eventUser(u.user),
-      location: u.location,
-      locationAccuracy: u.accuracyMeters,
-      confidence,
-      ...(durationMinutes !== undefined ? { duration: durationMinutes } : {}),
-      ...(u.replayed ? { replayed: true } : {}),
-      extra: { insights: presentInsights(s) },
-    };
+    return updateEvent(u, type, confidence, { insights: presentInsights(s) }, durationMinutes);
   }
 }
 
