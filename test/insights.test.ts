@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertOk } from './helpers/assertions.js';
+import { startGeodataServer } from './helpers/geodata.js';
 import { ManualClock, startServer, type TestServer } from './helpers/server.js';
 import { BROOKLYN, type LonLat, offset, trackBody, typesOf } from './helpers/tracking.js';
 
@@ -167,3 +168,66 @@ function distance(a: number[], b: LonLat): number {
   const dy = (a[1]! - b[1]) * 111_195;
   return Math.hypot(dx, dy);
 }
+
+describe('Insights with Regions: another country is traveling, a nearby state line is not', () => {
+  let s: TestServer;
+  const clock = new ManualClock(Date.parse('2026-01-17T12:00:00.000Z'));
+  const VADUZ: LonLat = [9.521, 47.141];
+  const BUCHS_CH: LonLat = [9.4781, 47.1667];
+  const SOUTH_LAKE_TAHOE_CA: LonLat = [-119.9772, 38.9399];
+  const STATELINE_NV: LonLat = [-119.94, 38.9625];
+  /** Two nights at `home`, each given as the UTC time of 23:00 local. */
+  const nights = (deviceId: string, home: LonLat, utc: [string, string]) =>
+    utc.map((updatedAt) => trackBody(deviceId, home, { stopped: true, updatedAt }));
+
+  before(async () => {
+    s = await startGeodataServer({ clock });
+    const on = await s.request('PATCH', '/v1/settings', {
+      key: s.keys.test.secret,
+      json: { features: { insights: true, regions: true } },
+    });
+    assertOk(on);
+  });
+  after(() => s.close());
+
+  it('4 km from home but in another country: traveling', async () => {
+    const home = await s.request('POST', '/v1/track/replay', {
+      key: s.keys.test.publishable,
+      json: { replays: nights('dev-ins-li', VADUZ, ['2026-01-14T22:00:00.000Z', '2026-01-15T22:00:00.000Z']) },
+    });
+    assertOk(home);
+    assert.equal(home.body.user.insights.state.home, true);
+    clock.advance(1000);
+    const abroad = await s.request('POST', '/v1/track', {
+      key: s.keys.test.publishable,
+      json: trackBody('dev-ins-li', BUCHS_CH),
+    });
+    assertOk(abroad);
+    assert.equal(abroad.body.user.country.code, 'CH');
+    assert.ok(typesOf(abroad).includes('user.started_traveling'), typesOf(abroad).join());
+    assert.equal(abroad.body.user.insights.state.traveling, true);
+  });
+
+  it('across a state line a few km from home: not traveling (another state counts beyond 50 km)', async () => {
+    const home = await s.request('POST', '/v1/track/replay', {
+      key: s.keys.test.publishable,
+      json: {
+        replays: nights('dev-ins-ca', SOUTH_LAKE_TAHOE_CA, ['2026-01-15T07:00:00.000Z', '2026-01-16T07:00:00.000Z']),
+      },
+    });
+    assertOk(home);
+    assert.equal(home.body.user.insights.state.home, true);
+    clock.advance(1000);
+    const nv = await s.request('POST', '/v1/track', {
+      key: s.keys.test.publishable,
+      json: trackBody('dev-ins-ca', STATELINE_NV),
+    });
+    assertOk(nv);
+    assert.equal(nv.body.user.state.code, 'NV');
+    assert.deepEqual(
+      typesOf(nv).filter((t) => INSIGHT_TYPES.test(t)),
+      ['user.exited_home'],
+    );
+    assert.equal(nv.body.user.insights.state.traveling, false);
+  });
+});
