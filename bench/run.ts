@@ -41,6 +41,7 @@ async function main(): Promise<void> {
       const results = await scenario.run({
         url: server.url,
         urls: servers.map((s) => s.url),
+        serverPids: servers.map((s) => s.pid),
         dataDir: server.dataDir,
         keys: created.keys.test,
         durationSeconds,
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
       });
       for (const r of results)
         process.stderr.write(
-          `${scenario.name}: ${r.name} ${r.reqPerSec} req/s p50 ${r.p50Ms} ms p99 ${r.p99Ms} ms errors ${r.errors}\n`,
+          `${scenario.name}: ${r.name} ${r.reqPerSec} req/s p50 ${r.p50Ms} ms p99 ${r.p99Ms} ms errors ${r.errors} server CPU ${r.serverCpuUsPerReq ?? '–'} µs/req\n`,
         );
       rows.push(...results);
     } finally {
@@ -65,9 +66,13 @@ async function main(): Promise<void> {
   process.stdout.write(
     `\nMachine: ${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${durationSeconds} s per row, ${connections} connections, loopback; ${store}, ${options.processes} API process(es); load average ${load}.\n\n`,
   );
-  process.stdout.write('| scenario | req/s | p50 ms | p99 ms | requests | errors |\n|---|---:|---:|---:|---:|---:|\n');
+  process.stdout.write(
+    '| scenario | req/s | p50 ms | p99 ms | requests | errors | server CPU µs/req |\n|---|---:|---:|---:|---:|---:|---:|\n',
+  );
   for (const r of rows)
-    process.stdout.write(`| ${r.name} | ${r.reqPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.requests} | ${r.errors} |\n`);
+    process.stdout.write(
+      `| ${r.name} | ${r.reqPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.requests} | ${r.errors} | ${r.serverCpuUsPerReq ?? '–'} |\n`,
+    );
 }
 
 main().catch((err: unknown) => {

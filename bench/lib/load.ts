@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import type { BenchContext, BenchResult } from './types.js';
 
@@ -25,6 +26,38 @@ export async function measure(
   requests: LoadRequest[] | (() => LoadRequest),
   opts: LoadOptions = {},
 ): Promise<BenchResult> {
+  const before = cpuTicks(ctx.serverPids);
+  const result = await measureLoad(ctx, name, requests, opts);
+  const after = cpuTicks(ctx.serverPids);
+  if (before === null || after === null || result.requests === 0) return result;
+  return { ...result, serverCpuUsPerReq: Math.round(((after - before) * 1e6) / TICKS_PER_SECOND / result.requests) };
+}
+
+// USER_HZ: 100 on every Linux architecture Node runs on.
+const TICKS_PER_SECOND = 100;
+
+/** User + system CPU ticks of the processes so far, or null where /proc does not tell (not Linux). */
+function cpuTicks(pids: number[] | undefined): number | null {
+  if (!pids?.length) return null;
+  try {
+    let ticks = 0;
+    for (const pid of pids) {
+      // Fields after the command name (which may hold spaces): utime is the 12th, stime the 13th.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks;
+  } catch {
+    return null;
+  }
+}
+
+async function measureLoad(
+  ctx: BenchContext,
+  name: string,
+  requests: LoadRequest[] | (() => LoadRequest),
+  opts: LoadOptions,
+): Promise<BenchResult> {
   const next = typeof requests === 'function' ? requests : cycle(requests);
   const urls = ctx.urls?.length ? ctx.urls : [ctx.url];
   if (urls.length > 1) {
@@ -32,7 +65,7 @@ export async function measure(
     const share = (n: number) => Math.max(1, Math.round(n / urls.length));
     const parts = await Promise.all(
       urls.map((url) =>
-        measure({ ...ctx, url, urls: [url] }, name, next, {
+        measureLoad({ ...ctx, url, urls: [url] }, name, next, {
           connections: share(opts.connections ?? ctx.connections),
           ...(opts.overallRate ? { overallRate: share(opts.overallRate) } : {}),
         }),

@@ -9,6 +9,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 export interface ServerProcess {
   url: string;
+  pid: number;
   dataDir: string;
   cli(args: string[]): Promise<string>;
   stop(): Promise<void>;
@@ -47,6 +48,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
   const cli = (args: string[]) => runCli(args, fullEnv);
   return {
     url,
+    pid: child.pid!,
     dataDir,
     cli,
     stop: async () => {

@@ -8,6 +8,8 @@ export interface BenchContext {
   /** Seconds each measured load runs. */
   durationSeconds: number;
   connections: number;
+  /** The API processes' pids, to charge their CPU time to each measurement (Linux `/proc`). */
+  serverPids?: number[];
   /** Runs the project's CLI against the server's DATA_DIR (e.g. imports for seeding). */
   cli(args: string[]): Promise<string>;
 }
@@ -20,6 +22,11 @@ export interface BenchResult {
   p99Ms: number;
   /** Non-2xx responses during the run; a benchmark with errors is not a result. */
   errors: number;
+  /**
+   * CPU time the API processes spent per request (user + system, µs), when `/proc` tells. Unlike req/s
+   * it hardly depends on what else loads the machine, so runs on a busy machine stay comparable.
+   */
+  serverCpuUsPerReq?: number;
 }
 
 export interface Scenario {
