@@ -93,6 +93,9 @@ describe('Insights: home, office, traveling and commuting', () => {
     assert.ok(distance(byType.office.location.coordinates, OFFICE) < 1);
     assert.match(byType.home.updatedAt, /^2026-01-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.deepEqual(ins.state, { home: true, office: false, traveling: false, commuting: false });
+    // The user record keeps them: GET /v1/users/:id shows what was learnt.
+    const stored = await s.request('GET', `/v1/users/${rest.body.user._id}`, { key: s.keys.test.secret });
+    assert.deepEqual(stored.body.user.insights, ins);
   });
 
   it('reads a midday commute-corridor fix on a weekend the same way, and leaves commuting when stopped', async () => {

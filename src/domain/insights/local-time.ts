@@ -30,8 +30,22 @@ export function localTimeAt(position: Position, ms: number): LocalTime {
   return { hour: d.getUTCHours(), weekday: d.getUTCDay(), day: Math.floor(localMs / DAY_MS) };
 }
 
+// Offsets change only on the hour (or half hour) in every zone: one Intl call per zone and UTC hour.
+const offsets = new Map<string, number>();
+const HOUR_MS = 3_600_000;
+
 /** Milliseconds to add to UTC to read the zone's wall clock at `ms`. */
 function utcOffsetMs(zone: string, ms: number): number {
+  const key = `${zone}|${Math.floor(ms / (HOUR_MS / 2))}`;
+  const hit = offsets.get(key);
+  if (hit !== undefined) return hit;
+  if (offsets.size > 50_000) offsets.clear();
+  const offset = intlOffsetMs(zone, ms);
+  offsets.set(key, offset);
+  return offset;
+}
+
+function intlOffsetMs(zone: string, ms: number): number {
   let f = formatters.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {

@@ -1,3 +1,4 @@
+import { presentInsights, storedInsights } from '../../domain/insights/insights-tracker.js';
 import type { User } from '../../domain/users/user.js';
 import { compact, iso, point } from './wire.js';
 
@@ -23,6 +24,8 @@ export function presentUser(u: User, geofences: unknown[] = [], extra: Record<st
     createdAt: iso(u.createdAt),
     updatedAt: iso(u.updatedAt),
     geofences,
+    // What Insights learnt, as last stored (the track response's own copy, in `extra`, wins).
+    ...(u.state.insights ? { insights: presentInsights(storedInsights(u.state.insights)) } : {}),
     ...extra,
   });
 }
