@@ -50,6 +50,7 @@ export function autocomplete(pack: GeodataPack, query: string, opts: Autocomplet
   // rank below them, and the world names hold no house numbers.
   if (numeric && fine.prefix.length > 0 && (/[a-z]/.test(text) || fine.prefix.length >= limit))
     return fine.prefix.slice(0, limit);
+  if (numeric && fine.typo.length > 0 && /[a-z]/.test(text)) return fine.typo.slice(0, limit);
   const coarse = coarseAutocomplete(pack, query, { ...opts, limit });
   const whole = numeric ? [] : coarse.filter((a) => normalizeName(a.addressLabel) === text);
   const rest = coarse.filter((a) => !whole.includes(a));
