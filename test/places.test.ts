@@ -19,6 +19,10 @@ const SEVEN_ELEVEN_STORE_AT: LonLat = [-115.561789, 32.79609];
 const WAIKIKI: LonLat = [-157.831, 21.279];
 const WAIKIKI_STARBUCKS = ['osm-n708318947', 'osm-n708318969'];
 const WAIKIKI_STARBUCKS_AT: LonLat = [-157.830242, 21.279579];
+/** Honolulu airport (relation 2815931, 12 km²) and a Starbucks mapped as a point inside its terminal. */
+const HNL_AIRPORT = 'osm-r2815931';
+const HNL_STARBUCKS = 'osm-n2906611001';
+const HNL_STARBUCKS_AT: LonLat = [-157.9239544, 21.3335459];
 
 interface WirePlace {
   _id: string;
@@ -276,6 +280,27 @@ describe('Places over imported OSM regions', () => {
     assertOk(ctx);
     assert.equal(ctx.body.context.place._id, STARBUCKS_EL_CENTRO);
     assert.equal(ctx.body.context.place.chain.externalId, 'SB');
+  });
+
+  it('a shop beats the broad area around it (an airport, a campus, a mall)', async (t) => {
+    if (skipped(t)) return;
+    const p = await s.createProject('broad-areas');
+    const key = p.keys.test.publishable;
+    assertOk(await settings({ features: { places: true } }, p.keys.test.secret));
+    const apron = await track(s, trackBody('flyer', offset(HNL_STARBUCKS_AT, 0, -600)), key);
+    assert.equal(apron.body.user.place?._id, HNL_AIRPORT, JSON.stringify(apron.body.user.place));
+    const inAirport = apron.body.events.find((e: { type: string }) => e.type === 'user.entered_place');
+    assert.equal(inAirport.confidence, 2, 'inside a broad area');
+    assert.ok(inAirport.place.categories.includes('airport'));
+    clock.advance(30 * 60_000);
+    const coffee = await track(s, trackBody('flyer', HNL_STARBUCKS_AT), key);
+    assert.deepEqual(
+      typesOf(coffee).filter((x) => x.includes('place')),
+      ['user.exited_place', 'user.entered_place'],
+    );
+    assert.equal(coffee.body.user.place._id, HNL_STARBUCKS);
+    const ctx = await get(s, '/v1/context', { coordinates: near(HNL_STARBUCKS_AT) }, key);
+    assert.equal(ctx.body.context.place._id, HNL_STARBUCKS);
   });
 
   it('placeFilters limit entry and exit events to the chains and categories named', async (t) => {

@@ -26,6 +26,24 @@ export interface PlaceCandidate {
   inside: boolean;
   /** Whether the place has an outline (building or area), so "inside" could be known. */
   hasFootprint: boolean;
+  /** Square meters of the outline; 0 for a point place. */
+  areaSquareMeters: number;
+}
+
+/**
+ * Outlines larger than this (3 ha: bigger than a big-box store) are broad places, such as parks,
+ * campuses, malls and golf courses: being inside one says less than being near a shop within it.
+ */
+export const BROAD_AREA_SQUARE_METERS = 30_000;
+
+/**
+ * How telling a candidate is: 0 inside a building-sized outline, 1 near a place (a point place or an
+ * outline's edge within reach), 2 inside a broad area. Lower wins; the tracker also switches places
+ * when a candidate of a lower tier than the current place's appears.
+ */
+export function candidateTier(c: PlaceCandidate): 0 | 1 | 2 {
+  if (!c.inside) return 1;
+  return c.areaSquareMeters <= BROAD_AREA_SQUARE_METERS ? 0 : 2;
 }
 
 /** How far from a point place a fix may be and still count as at it, before accuracy is added. */
@@ -73,9 +91,10 @@ export class PlaceService {
   }
 
   /**
-   * The places a fix at `location` with `accuracyMeters` could be at, best first: those whose footprint
-   * contains it, then footprints within a few meters of their edge and point places within
-   * {@link POINT_PLACE_METERS}, both widened by the accuracy (capped), nearest first.
+   * The places a fix at `location` with `accuracyMeters` could be at, best first: building-sized
+   * outlines that contain it (smallest first), then outlines within a few meters of their edge and
+   * point places within {@link POINT_PLACE_METERS}, both widened by the accuracy (capped), nearest
+   * first, then broad areas that contain it (see {@link candidateTier}).
    */
   candidatesAt(location: Position, accuracyMeters: number, settings: PlaceSettings): PlaceCandidate[] {
     const [lon, lat] = location;
@@ -87,20 +106,34 @@ export class PlaceService {
       const seen = new Set<number>();
       for (const i of layer.containing(lon, lat)) {
         seen.add(i);
-        out.push({ place: toPlace(layer, i, settings), distance: 0, inside: true, hasFootprint: true });
+        const area = layer.areaSquareMeters(i);
+        out.push({
+          place: toPlace(layer, i, settings),
+          distance: 0,
+          inside: true,
+          hasFootprint: true,
+          areaSquareMeters: area,
+        });
       }
       for (const n of layer.nearby(lon, lat, pointReach, 20)) {
         if (seen.has(n.index)) continue;
         const footprint = layer.hasFootprint(n.index);
         const distance = footprint ? layer.distanceTo(n.index, lon, lat) : n.distance;
         if (footprint ? distance > edgeReach : distance > pointReach) continue;
-        out.push({ place: toPlace(layer, n.index, settings), distance, inside: false, hasFootprint: footprint });
+        out.push({
+          place: toPlace(layer, n.index, settings),
+          distance,
+          inside: false,
+          hasFootprint: footprint,
+          areaSquareMeters: layer.areaSquareMeters(n.index),
+        });
       }
     }
     return out.sort(
       (a, b) =>
-        Number(b.inside) - Number(a.inside) ||
+        candidateTier(a) - candidateTier(b) ||
         a.distance - b.distance ||
+        a.areaSquareMeters - b.areaSquareMeters ||
         labelDistance(a, location) - labelDistance(b, location) ||
         (a.place.id < b.place.id ? -1 : 1),
     );

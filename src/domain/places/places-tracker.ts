@@ -6,6 +6,7 @@ import type { TrackContribution, TrackParticipant, TrackUpdate } from '../tracki
 import { type Place, placeSnapshot } from './place.js';
 import { placeConfidence } from './place-confidence.js';
 import {
+  candidateTier,
   FOOTPRINT_MARGIN_METERS,
   MAX_ACCURACY_REACH_METERS,
   MAX_FOOTPRINT_ACCURACY_METERS,
@@ -66,11 +67,17 @@ export class PlacesTracker implements TrackParticipant {
     const candidates = this.places.candidatesAt(u.location, u.accuracyMeters, settings);
     const accuracy = Math.max(0, u.accuracyMeters || 0);
     const stored = state.current;
-    const staying = stored && this.stillAt(stored, u, accuracy) && !(candidates[0]?.inside && !this.inside(stored, u));
+    const top = candidates[0];
+    const storedHere = stored && candidates.find((c) => c.place.id === stored.id);
+    // Stay until out of reach, or until a more telling place shows up (walking from a park into its café).
+    const staying =
+      stored &&
+      this.stillAt(stored, u, accuracy) &&
+      !(top && top.place.id !== stored.id && candidateTier(top) < (storedHere ? candidateTier(storedHere) : 1));
     const events: LocationEvent[] = [];
     let current: StoredPlace | undefined;
     if (staying) {
-      const fresh = candidates.find((c) => c.place.id === stored.id)?.place;
+      const fresh = storedHere?.place;
       current = { ...stored, place: fresh ?? refreshChain(stored.place, settings) };
     } else {
       if (stored?.evented) {
@@ -120,10 +127,6 @@ export class PlacesTracker implements TrackParticipant {
       ? FOOTPRINT_MARGIN_METERS + Math.min(accuracy, MAX_FOOTPRINT_ACCURACY_METERS)
       : POINT_PLACE_METERS + Math.min(accuracy, MAX_ACCURACY_REACH_METERS);
     return d <= reach + EXIT_MARGIN_METERS;
-  }
-
-  private inside(stored: StoredPlace, u: TrackUpdate): boolean {
-    return stored.hasFootprint && this.places.distanceTo(stored.id, u.location) === 0;
   }
 
   private fields(

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Flatbush from 'flatbush';
 import KDBush from 'kdbush';
 import { bboxAround } from '../../../geo/bbox-around.js';
-import { distanceMeters } from '../../../geo/distance-meters.js';
+import { distanceMeters, METERS_PER_DEGREE } from '../../../geo/distance-meters.js';
 import { polygonBoundaryDistanceMeters } from '../../../geo/polygon-boundary-distance-meters.js';
 import { polygonContains } from '../../../geo/polygon-contains.js';
 import { type PreparedPolygon, preparePolygon } from '../../../geo/prepare-polygon.js';
@@ -58,6 +58,8 @@ export interface PlaceLayer {
    * or to the place's point when it has none.
    */
   distanceTo(i: number, lon: number, lat: number): number;
+  /** Area of place `i`'s footprint in square meters (holes not subtracted); 0 for a point place. */
+  areaSquareMeters(i: number): number;
   /** Places whose footprint contains the point. */
   containing(lon: number, lat: number): number[];
   /** The index of the place with this id, or -1. */
@@ -136,6 +138,7 @@ class OpenPlaceLayer implements PlaceLayer {
   private readonly partIndex: Flatbush | null;
   private readonly records: Array<PlaceRecord | undefined>;
   private byId: Map<string, number> | undefined;
+  private areas: Float64Array | undefined;
 
   constructor(
     private readonly cols: PlaceColumns,
@@ -218,6 +221,19 @@ class OpenPlaceLayer implements PlaceLayer {
     return out;
   }
 
+  areaSquareMeters(i: number): number {
+    const parts = this.parts.get(i);
+    if (!parts || !this.footprints) return 0;
+    this.areas ??= new Float64Array(this.count).fill(Number.NaN);
+    let area = this.areas[i]!;
+    if (Number.isNaN(area)) {
+      area = 0;
+      for (const part of parts) area += outerRingArea(this.footprints, part);
+      this.areas[i] = area;
+    }
+    return area;
+  }
+
   indexOf(id: string): number {
     this.byId ??= new Map(this.cols.id.map((x, i) => [x, i]));
     return this.byId.get(id) ?? -1;
@@ -242,6 +258,22 @@ function partRings(set: PolygonSet, part: number): Array<Array<[number, number]>
     rings.push(ring);
   }
   return rings;
+}
+
+/** Square meters inside a part's outer ring (shoelace formula on a local equirectangular projection). */
+function outerRingArea(set: PolygonSet, part: number): number {
+  const r = set.partRingStart[part]!;
+  const start = set.ringStart[r]!;
+  const end = set.ringStart[r + 1]!;
+  if (end - start < 3) return 0;
+  const c = set.coords;
+  const kx = METERS_PER_DEGREE * Math.cos((c[2 * start + 1]! * Math.PI) / 180);
+  let sum = 0;
+  for (let v = start; v + 1 < end; v++) {
+    sum +=
+      c[2 * v]! * kx * (c[2 * v + 3]! * METERS_PER_DEGREE) - c[2 * v + 2]! * kx * (c[2 * v + 1]! * METERS_PER_DEGREE);
+  }
+  return Math.abs(sum) / 2;
 }
 
 function indexParts(set: PolygonSet): Flatbush {
