@@ -195,8 +195,8 @@ describe('tenant isolation', () => {
     );
 
     const settings = await s.request('GET', '/v1/settings', { key: owner });
-    // Project features are the project's, not a tenant's settings (test/regions.test.ts).
-    const { meta: _meta, features: _features, ...rest } = settings.body;
+    // Project features and segments are the project's, not a tenant's settings (test/regions.test.ts).
+    const { meta: _meta, features: _features, segments: _segments, ...rest } = settings.body;
     assert.deepEqual(rest, SETTINGS);
   });
 });
