@@ -47,6 +47,9 @@ const catalogue = new ChainCatalogue(
           ),
         ],
       },
+      'brands/amenity/pharmacy': {
+        items: [item('longs', 'Longs Drugs', { brand: 'Longs Drugs' }, { locationSet: { include: ['us-hi'] } })],
+      },
       'brands/amenity/restaurant': { items: [item('ll', 'L&L Drive-Inn', { brand: 'L&L Drive-Inn' })] },
       'operators/amenity/cafe': { items: [item('op', 'City Cafes', { operator: 'City' })] },
     },
@@ -72,6 +75,12 @@ describe('ChainCatalogue', () => {
     );
     assert.equal(catalogue.match({ name: 'Kona Joe' }, 'amenity/cafe', ...HONOLULU)?.slug, 'kona-joe');
     assert.equal(catalogue.match({ name: 'Kona Joe' }, 'amenity/cafe', ...TOKYO), undefined, 'a US-only brand');
+    assert.equal(catalogue.match({ name: 'Longs Drugs' }, 'amenity/pharmacy', ...HONOLULU)?.slug, 'longs-drugs');
+    assert.equal(
+      catalogue.match({ name: 'Longs Drugs' }, 'amenity/pharmacy', -115.56, 32.79),
+      undefined,
+      'Hawaii only',
+    );
     assert.equal(
       catalogue.match({ name: 'City Cafes' }, 'amenity/cafe', ...HONOLULU),
       undefined,

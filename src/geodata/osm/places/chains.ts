@@ -226,7 +226,7 @@ function compareKeys(a: string, b: string): number {
 
 /**
  * Whether a point is in an NSI location set. Country-coder gives the codes of every region containing the
- * point (country, M49 groups such as `021` and `001`, some subdivisions); NSI's custom `.geojson` areas are
+ * point (country, M49 groups such as `021` and `001`, some subdivisions such as `us-hi`); NSI's custom `.geojson` areas are
  * approximated by their country prefix (`us-ca.geojson` counts as the US), circles `[lon, lat, radiusKm]`
  * are tested by distance. Computed lazily: most features never reach a name match.
  */
@@ -260,8 +260,10 @@ class LocationTest {
     if (this.codes) return this.codes;
     this.codes = new Set();
     for (const f of featuresContaining([this.lon, this.lat])) {
-      const p = f.properties as unknown as Record<string, string | undefined>;
-      for (const k of ['id', 'iso1A2', 'iso1A3', 'm49', 'wikidata']) if (p[k]) this.codes.add(p[k]!.toLowerCase());
+      const p = f.properties as unknown as Record<string, unknown>;
+      // `aliases` carry the ISO 3166-2 codes NSI uses for subdivisions (`US-HI` for Hawaii's brands).
+      const codes = [p.id, p.iso1A2, p.iso1A3, p.m49, p.wikidata, ...(Array.isArray(p.aliases) ? p.aliases : [])];
+      for (const c of codes) if (typeof c === 'string' && c) this.codes.add(c.toLowerCase());
     }
     return this.codes;
   }
