@@ -60,6 +60,15 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
       if (!res.ok) throw new Error(`route warm-up failed: ${r.path} ${res.status} ${await res.text()}`);
     }
 
+    // The same tracks without trips first: what the trip (its store write and road ETA) adds.
+    let plain = 0;
+    const plainTracks = () => {
+      const id = `plain-dev-${plain++ % 10_000}`;
+      const [lon, lat] = point();
+      const body = JSON.stringify({ deviceId: id, userId: id, latitude: lat, longitude: lon, accuracy: 10 });
+      return { method: 'POST' as const, path: '/v1/track', headers: auth(keys.publishable, true), body };
+    };
+    const baseline = await measure(here, 'POST /v1/track (no trip, same points: baseline)', plainTracks);
     const devices = await startTrips(here, 10_000);
     let n = 0;
     const jsonHeaders = auth(keys.publishable, true);
@@ -77,6 +86,10 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
     };
 
     return [
+      await measure(here, 'GET /v1/config (HTTP baseline, 500 req/s fixed)', [{ path: '/v1/config', headers }], {
+        overallRate: 500,
+        connections: 10,
+      }),
       await measure(here, 'GET /v1/route/distance (car, Oʻahu, 500 req/s fixed)', routes, {
         overallRate: 500,
         connections: 10,
@@ -86,6 +99,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
         overallRate: 100,
         connections: 10,
       }),
+      baseline,
       await measure(here, 'POST /v1/track (active car trip: road ETA on each update)', tracks),
     ];
   } finally {
