@@ -29,6 +29,12 @@ export interface UserStore {
   delete(tenant: Tenant, id: string): Promise<boolean>;
   /** Users whose memberships include the geofence, newest `updatedAt` first. */
   listInGeofence(tenant: Tenant, geofenceId: string, page: PageQuery): Promise<Page<User>>;
+  /**
+   * True when `trackUpdate` alone keeps tracks of one user from interleaving, in every process
+   * (PostgreSQL: locks in its transaction); the tracking engine then skips its in-process lock and
+   * the read that lock needs.
+   */
+  readonly serialisesTracks?: boolean;
   /** The users a track with this identity may act on (see `TrackCandidates`). */
   findTrackCandidates(tenant: Tenant, identity: TrackIdentity): Promise<TrackCandidates>;
   /**

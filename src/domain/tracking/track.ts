@@ -28,7 +28,8 @@ const MAX_CANDIDATE_MARGIN_METERS = 100;
  */
 export async function trackUser(deps: TrackDeps, req: TrackRequest): Promise<TrackResult> {
   const identity: TrackIdentity = { userId: req.userId ?? null, deviceId: req.deviceId };
-  const release = await lockTrackedUser(deps, req, identity);
+  // A store that serialises one user's tracks itself (across processes) needs no in-process lock.
+  const release = deps.users.serialisesTracks ? () => {} : await lockTrackedUser(deps, req, identity);
   try {
     return await deps.users.trackUpdate(req.tenant, identity, async (found) => {
       const now = deps.clock.now();

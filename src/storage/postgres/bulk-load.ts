@@ -53,11 +53,16 @@ export async function insertUsers(store: PostgresStore, tenant: Tenant, users: r
   );
 }
 
-/** Tells every API process that the tenant's `kind` records changed wholesale (they reload it). */
+/**
+ * Refreshes the table's planner statistics (a table that grew from empty is otherwise read by
+ * sequential scans and sorts until autovacuum gets to it), then tells every API process that the
+ * tenant's `kind` records changed wholesale (they reload it).
+ */
 export async function announceBulkLoad(
   store: PostgresStore,
   tenant: Tenant,
   kind: 'geofences' | 'users',
 ): Promise<void> {
+  await store.pool.query(`ANALYZE ${kind}`);
   await store.notifier.notify(store.pool, kind, tenant);
 }

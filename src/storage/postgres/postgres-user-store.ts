@@ -15,6 +15,9 @@ import { trackTransactionClient } from './track-transaction.js';
 export const TRACK_TRANSACTION_SLOTS = 8;
 
 export class PostgresUserStore implements UserStore {
+  /** Advisory locks on the identity and `FOR UPDATE` reads, in the track's transaction. */
+  readonly serialisesTracks = true;
+
   /**
    * A track transaction holds its connection while `compute` runs, and compute reads through the
    * pool too (trips, a first index load). Without a cap, a burst of tracks takes every connection and
