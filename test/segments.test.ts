@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertError, assertOk } from './helpers/assertions.js';
 import { runCli } from './helpers/cli.js';
+import { type OsmTestPack, withOsmRegion } from './helpers/osm.js';
 import { ManualClock, startServer, type TestServer } from './helpers/server.js';
-import { BROOKLYN, trackBody } from './helpers/tracking.js';
+import { BROOKLYN, type LonLat, track, trackBody } from './helpers/tracking.js';
 
 const SEGMENTS = [
   { description: 'Pro plan', externalId: 'pro', condition: { metadata: { plan: 'pro' } } },
@@ -158,5 +159,40 @@ describe('Segments: rules per project, user.segments in the track response', () 
       await new Promise((r) => setTimeout(r, 100));
     }
     assert.deepEqual(segments, []);
+  });
+});
+
+describe('Segments on top chains (Places over an imported OSM region)', () => {
+  let pack: OsmTestPack | { skip: string };
+  let s: TestServer;
+  const clock = new ManualClock();
+  /** The Starbucks building at Imperial Ave / Main St, El Centro (see test/places.test.ts). */
+  const STARBUCKS_EL_CENTRO_AT: LonLat = [-115.570208, 32.791465];
+  const EL_CENTRO: LonLat = [-115.563, 32.792];
+  before(async () => {
+    pack = await withOsmRegion('imperial-county-ca-2024.osm.pbf');
+    if ('skip' in pack) return;
+    s = await startServer({ clock, env: { GEODATA_DIR: pack.dataDir } });
+  });
+  after(async () => {
+    await s?.close();
+    if (pack && !('skip' in pack)) await pack.remove();
+  });
+
+  it('a user whose top chains include one of the segment’s is in it; the participant runs after Places', async (t) => {
+    if ('skip' in pack) return t.skip(pack.skip);
+    assertOk(
+      await s.request('PATCH', '/v1/settings', {
+        key: s.keys.test.secret,
+        json: { features: { places: true }, segments: SEGMENTS },
+      }),
+    );
+    const before = await track(s, trackBody('dev-seg-coffee', EL_CENTRO));
+    assert.deepEqual(before.body.user.segments, []);
+    clock.advance(5 * 60_000);
+    const visit = await track(s, trackBody('dev-seg-coffee', STARBUCKS_EL_CENTRO_AT));
+    assertOk(visit);
+    assert.equal(visit.body.user.topChains[0].slug, 'starbucks');
+    assert.deepEqual(visit.body.user.segments, [{ description: 'Coffee regulars', externalId: 'coffee' }]);
   });
 });
