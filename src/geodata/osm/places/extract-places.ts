@@ -1,3 +1,4 @@
+import { METERS_PER_DEGREE } from '../../../geo/distance-meters.js';
 import type { Position } from '../../../geo/types.js';
 import { labelPoint } from '../../label-point.js';
 import type { OsmFile, OsmRelation, OsmTags, OsmWay } from '../osm-file.js';
@@ -17,6 +18,8 @@ export interface ExtractCounts {
   placeRelations: number;
   /** Point places that took the footprint of the unnamed building around them. */
   buildingFootprints: number;
+  /** Point places dropped because an outline of the same name around them is the same place. */
+  mergedDuplicates: number;
   chainPlaces: number;
   chains: number;
 }
@@ -37,6 +40,7 @@ export function extractPlaces(
     placeAreas: 0,
     placeRelations: 0,
     buildingFootprints: 0,
+    mergedDuplicates: 0,
     chainPlaces: 0,
     chains: 0,
   };
@@ -97,7 +101,11 @@ export function extractPlaces(
     }
   }
 
-  counts.buildingFootprints = adoptBuildings(places.slice(0, pointPlaces), buildings);
+  const merged = mergeDuplicates(places, pointPlaces);
+  counts.mergedDuplicates = places.length - merged.length;
+  places.length = 0;
+  places.push(...merged);
+  counts.buildingFootprints = adoptBuildings(places.slice(0, pointPlaces - counts.mergedDuplicates), buildings);
   const chainKeys = new Set<string>();
   for (const p of places) {
     if (!p.chain) continue;
@@ -106,6 +114,45 @@ export function extractPlaces(
   }
   counts.chains = chainKeys.size;
   return { places, counts };
+}
+
+/** How far outside a same-named outline a point place may lie and still be that place mapped twice. */
+const DUPLICATE_METERS = 30;
+
+/**
+ * Drops point places mapped a second time as an outline of the same name around them (or within
+ * {@link DUPLICATE_METERS}), giving the outline what only the point had (chain, address, categories).
+ * Points come first in `places` (the first `points` entries); their order is kept.
+ */
+function mergeDuplicates(places: ExtractedPlace[], points: number): ExtractedPlace[] {
+  const areasByName = new Map<string, ExtractedPlace[]>();
+  for (const a of places.slice(points)) {
+    const key = a.name.toLowerCase();
+    const list = areasByName.get(key);
+    if (list) list.push(a);
+    else areasByName.set(key, [a]);
+  }
+  const keep: ExtractedPlace[] = [];
+  for (const p of places.slice(0, points)) {
+    const area = areasByName.get(p.name.toLowerCase())?.find((a) => nearOutline(a, p.lon, p.lat));
+    if (!area) {
+      keep.push(p);
+      continue;
+    }
+    area.chain ??= p.chain;
+    area.address ??= p.address;
+    for (const c of p.categories) if (!area.categories.includes(c)) area.categories.push(c);
+  }
+  return [...keep, ...places.slice(points)];
+}
+
+function nearOutline(area: ExtractedPlace, lon: number, lat: number): boolean {
+  const rings = area.footprint?.map((part) => part[0]!) ?? [];
+  if (rings.some((ring) => ringContains(ring, lon, lat))) return true;
+  const kx = METERS_PER_DEGREE * Math.cos((lat * Math.PI) / 180);
+  return rings.some((ring) =>
+    ring.some(([x, y]) => Math.hypot((x - lon) * kx, (y - lat) * METERS_PER_DEGREE) <= DUPLICATE_METERS),
+  );
 }
 
 /** Gives each lone point place the footprint of the building it stands in (grid-bucketed search). */
