@@ -5,10 +5,9 @@ import type { PlaceLayer } from '../geodata/osm/places/place-layer.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import type { GeocodeAddress } from './address.js';
 import { addressResult, placeResult, streetResult } from './fine-address.js';
-import { addressRegions, placeRegions, typoStreetKeys } from './fine-regions.js';
+import { addressRegions, oneEditPrefixes, placeRegions, typoStreetKeys } from './fine-regions.js';
 import type { GeocodeLayer } from './layers.js';
 import { placeNames, placeRange } from './place-names.js';
-import { typoVariants } from './typo-variants.js';
 
 /** A fine completion before it is built into an address: what it is, how well it matched, and where. */
 interface Hit {
@@ -136,7 +135,7 @@ export function fineAutocomplete(
         }
       }
     }
-    if (opts.wants('place') && text.replace(/[^a-z]/g, '').length >= TYPO_MIN_LETTERS) {
+    if (opts.wants('place') && !startsWithNumber && text.replace(/[^a-z]/g, '').length >= TYPO_MIN_LETTERS) {
       for (const { layer } of placeRegions(pack)) addPlaces(typoHits, layer, text, true);
     }
     typo = rank(pack, typoHits, opts);
@@ -193,10 +192,7 @@ function addPlaces(hits: TopHits, layer: PlaceLayer, text: string, typos: boolea
     add(text, W_PREFIX + 0.25);
     return;
   }
-  for (const v of typoVariants(text)) {
-    const [from, to] = placeRange(names, v);
-    if (from < to) add(v, W_TYPO);
-  }
+  for (const v of oneEditPrefixes(text, (p) => names.prefixes.has(p))) add(v, W_TYPO);
 }
 
 /** The best hits, one per key and block, built into addresses with `distance` from `near`. */

@@ -3,7 +3,6 @@ import { houseNumberKey } from '../geodata/osm/addresses/house-numbers.js';
 import type { OsmRegion } from '../geodata/osm/osm-region.js';
 import type { PlaceLayer } from '../geodata/osm/places/place-layer.js';
 import type { GeodataPack } from '../geodata/pack.js';
-import { typoVariants } from './typo-variants.js';
 
 /** A street of one region's address layer. */
 export interface StreetHit {
@@ -62,22 +61,57 @@ function addressStreetKeys(layer: AddressLayer): Set<string> {
 // Variants of a 30-letter street are ~2,200 strings: fine for a fallback, not worth it beyond that.
 const MAX_TYPO_LENGTH = 30;
 
+const prefixSets = new WeakMap<AddressLayer, Set<string>>();
+
+/** Every prefix of every street key of a layer, so a typo variant is checked with one hash lookup. */
+function streetPrefixes(layer: AddressLayer): Set<string> {
+  let set = prefixSets.get(layer);
+  if (!set) {
+    set = new Set();
+    for (const key of layer.streetKeys) for (let n = 1; n <= key.length; n++) set.add(key.slice(0, n));
+    prefixSets.set(layer, set);
+  }
+  return set;
+}
+
 /**
  * The street keys one edit (deletion, transposition, substitution, insertion) away from `key` that some
  * region has, when `prefix` also those that some key starts with (returned as the typed-length prefix).
  */
 export function typoStreetKeys(pack: GeodataPack, key: string, prefix = false): string[] {
   if (key.length > MAX_TYPO_LENGTH) return [];
-  const out = new Set<string>();
   const layers = addressRegions(pack).map((r) => r.layer);
-  for (const v of typoVariants(key)) {
-    for (const layer of layers) {
-      const [from, to] = layer.streetRange(v);
-      if (from < to && (prefix || layer.streetKeys[from] === v)) {
-        out.add(v);
-        break;
-      }
+  const sets = layers.map(streetPrefixes);
+  const out: string[] = [];
+  for (const v of oneEditPrefixes(key, (p) => sets.some((set) => set.has(p)))) {
+    if (prefix || layers.some((l) => l.streetKeys[l.streetRange(v)[0]] === v)) out.push(v);
+  }
+  return out;
+}
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789 ';
+
+/**
+ * The strings one edit away from `s` for which `isPrefix` holds, generated only where they can: an edit
+ * at position i needs `s[0..i)` to be a prefix already, so a typo in the fourth letter costs a few hundred
+ * candidates, not the ~75 per letter of every variant (see `typoVariants`).
+ */
+export function oneEditPrefixes(s: string, isPrefix: (p: string) => boolean): Set<string> {
+  let viable = 0;
+  while (viable < s.length && isPrefix(s.slice(0, viable + 1))) viable++;
+  const out = new Set<string>();
+  const test = (v: string) => {
+    if (v !== s && isPrefix(v)) out.add(v);
+  };
+  for (let i = 0; i <= Math.min(viable, s.length - 1); i++) {
+    const head = s.slice(0, i);
+    test(head + s.slice(i + 1));
+    if (i + 1 < s.length) test(head + s[i + 1] + s[i] + s.slice(i + 2));
+    for (const c of ALPHABET) {
+      test(head + c + s.slice(i + 1));
+      test(head + c + s.slice(i));
     }
   }
-  return [...out];
+  if (viable === s.length) for (const c of ALPHABET) test(s + c);
+  return out;
 }

@@ -9,6 +9,8 @@ export interface PlaceNames {
   place: Uint32Array;
   /** 1 where the key is the whole name (matches of the whole name rank first). */
   whole: Uint8Array;
+  /** Every prefix of every key (typo variants are checked against it with one hash lookup). */
+  prefixes: Set<string>;
 }
 
 const built = new WeakMap<PlaceLayer, PlaceNames>();
@@ -29,7 +31,9 @@ export function placeNames(layer: PlaceLayer): PlaceNames {
     keys: rows.map((r) => r[0]),
     place: Uint32Array.from(rows, (r) => r[1]),
     whole: Uint8Array.from(rows, (r) => r[2]),
+    prefixes: new Set(),
   };
+  for (const [key] of rows) for (let n = 1; n <= key.length; n++) names.prefixes.add(key.slice(0, n));
   built.set(layer, names);
   return names;
 }
