@@ -150,6 +150,10 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
     assert.equal(across.status, 200);
     const straightAcross = haversineMeters(DOWNTOWN, CANTON);
     assert.ok(Math.abs(across.body.routes.car.distance.value - straightAcross * 1.3) < 10);
+    // Five junctions of streets near Kapolei that the car graph does not connect to the rest of the island.
+    const island: LonLat = [-158.101453, 21.396193];
+    const cut = await distance(island, DOWNTOWN);
+    assert.ok(Math.abs(cut.body.routes.car.distance.value - haversineMeters(island, DOWNTOWN) * 1.3) < 1);
     // Off the coast: 20 km out to sea is not snapped onto a road.
     const sea = await distance([-157.9, 21.05], DOWNTOWN);
     assert.ok(Math.abs(sea.body.routes.car.distance.value - haversineMeters([-157.9, 21.05], DOWNTOWN) * 1.3) < 1);

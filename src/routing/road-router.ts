@@ -31,11 +31,36 @@ export class RoadRouter implements Router {
 
   /** The route now (graphs are in memory); `withLine` adds its geometry. */
   routeSync(origin: Position, destination: Position, mode: TravelMode, withLine = false): DetailedRoute {
-    for (const graph of this.graphs(mode)) {
-      const a = graph.snap(origin, SNAP_LIMIT_METERS);
-      if (!a) continue;
-      const b = graph.snap(destination, SNAP_LIMIT_METERS);
-      if (!b) continue;
+    const graphs = this.graphs(mode);
+    const snap = (p: Position) => graphs.map((g) => g.snap(p, SNAP_LIMIT_METERS));
+    return this.between(graphs, origin, snap(origin), destination, snap(destination), mode, withLine);
+  }
+
+  /** Every origin to every destination, rows by origin; each point is snapped once. */
+  matrixSync(origins: readonly Position[], destinations: readonly Position[], mode: TravelMode): DetailedRoute[][] {
+    const graphs = this.graphs(mode);
+    const snap = (p: Position) => graphs.map((g) => g.snap(p, SNAP_LIMIT_METERS));
+    const to = destinations.map(snap);
+    return origins.map((o) => {
+      const from = snap(o);
+      return destinations.map((d, j) => this.between(graphs, o, from, d, to[j]!, mode, false));
+    });
+  }
+
+  /** The route on the first region where both points snapped, else the estimate. */
+  private between(
+    graphs: readonly ModeGraph[],
+    origin: Position,
+    originSnaps: ReadonlyArray<Snap | null>,
+    destination: Position,
+    destinationSnaps: ReadonlyArray<Snap | null>,
+    mode: TravelMode,
+    withLine: boolean,
+  ): DetailedRoute {
+    for (const [i, graph] of graphs.entries()) {
+      const a = originSnaps[i];
+      const b = destinationSnaps[i];
+      if (!a || !b) continue;
       // Nearer each other than to the road: no point driving there (and the same point is 0).
       const off = a.offMeters + b.offMeters;
       if (distanceMeters(origin, destination) <= off) break;

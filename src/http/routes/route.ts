@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { invalidParam } from '../../domain/errors.js';
-import type { TravelMode } from '../../domain/geofences/geofence.js';
 import { distanceMeters } from '../../geo/distance-meters.js';
 import type { Position } from '../../geo/types.js';
 import { encodePolyline } from '../../routing/polyline.js';
@@ -86,16 +85,14 @@ export function routeRoutes(app: FastifyInstance, { services }: AppDeps): void {
           `must make at most ${MATRIX_MAX_ROUTES} routes with origins (${origins.length} × ${destinations.length} asked).`,
         );
       }
-      const matrix = origins.map((o, originIndex) =>
-        destinations.map((d, destinationIndex) => {
-          const r = router.routeSync(o, d, mode as TravelMode);
-          return {
-            distance: formatDistance(r.distanceMeters, units),
-            duration: formatDuration(r.durationSeconds),
-            originIndex,
-            destinationIndex,
-          };
-        }),
+      const routes = router.matrixSync(origins, destinations, mode);
+      const matrix = routes.map((row, originIndex) =>
+        row.map((r, destinationIndex) => ({
+          distance: formatDistance(r.distanceMeters, units),
+          duration: formatDuration(r.durationSeconds),
+          originIndex,
+          destinationIndex,
+        })),
       );
       const point = (p: Position) => ({ latitude: p[1], longitude: p[0] });
       return { origins: origins.map(point), destinations: destinations.map(point), matrix };
