@@ -29,11 +29,20 @@ export interface Hierarchy {
   downVia: Int32Array;
 }
 
+/** The final edges of one direction, in contraction order: owner (the lower end), other end, attributes. */
 class Pool {
+  owner: number[] = [];
   other: number[] = [];
   weight: number[] = [];
   meters: number[] = [];
   via: number[] = [];
+  keep(owner: number, other: number, weight: number, meters: number, via: number): void {
+    this.owner.push(owner);
+    this.other.push(other);
+    this.weight.push(weight);
+    this.meters.push(meters);
+    this.via.push(via);
+  }
 }
 
 /**
@@ -147,9 +156,7 @@ export function contract(g: EdgeGraph): Hierarchy {
 
   const rank = new Uint32Array(n);
   const up = new Pool();
-  const upOwner: number[] = [];
   const down = new Pool();
-  const downOwner: number[] = [];
   let next = 0;
   const collect: number[] = [];
   while (queue.size > 0) {
@@ -165,24 +172,8 @@ export function contract(g: EdgeGraph): Hierarchy {
     collect.length = 0;
     shortcutsFor(v, 500, collect);
     // Keep v's remaining edges: they all lead to nodes contracted later (higher rank).
-    for (const e of outs[v]!) {
-      const w = eTo[e]!;
-      if (contracted[w]) continue;
-      upOwner.push(v);
-      up.other.push(w);
-      up.weight.push(eW[e]!);
-      up.meters.push(eM[e]!);
-      up.via.push(eVia[e]!);
-    }
-    for (const e of ins[v]!) {
-      const u = eFrom[e]!;
-      if (contracted[u]) continue;
-      downOwner.push(v);
-      down.other.push(u);
-      down.weight.push(eW[e]!);
-      down.meters.push(eM[e]!);
-      down.via.push(eVia[e]!);
-    }
+    for (const e of outs[v]!) if (!contracted[eTo[e]!]) up.keep(v, eTo[e]!, eW[e]!, eM[e]!, eVia[e]!);
+    for (const e of ins[v]!) if (!contracted[eFrom[e]!]) down.keep(v, eFrom[e]!, eW[e]!, eM[e]!, eVia[e]!);
     contracted[v] = 1;
     rank[v] = next++;
     for (let i = 0; i < collect.length; i += 4)
@@ -203,12 +194,13 @@ export function contract(g: EdgeGraph): Hierarchy {
 
   return {
     rank,
-    ...toRows(n, upOwner, up, 'up'),
-    ...toRows(n, downOwner, down, 'down'),
+    ...toRows(n, up, 'up'),
+    ...toRows(n, down, 'down'),
   } as Hierarchy;
 }
 
-function toRows(n: number, owner: number[], pool: Pool, prefix: 'up' | 'down') {
+function toRows(n: number, pool: Pool, prefix: 'up' | 'down') {
+  const owner = pool.owner;
   const start = new Uint32Array(n + 1);
   for (const o of owner) start[o + 1]!++;
   for (let i = 0; i < n; i++) start[i + 1]! += start[i]!;
