@@ -7,6 +7,7 @@ import { sharedTestPack } from '../src/geodata/test-pack.js';
 import { runCli, type ServeProcess, startServe } from './helpers/cli.js';
 import { engineEnv } from './helpers/engine.js';
 import { type RequestOptions, request } from './helpers/server.js';
+import { TcpProxy } from './helpers/tcp-proxy.js';
 import { BROOKLYN, type LonLat, offset, trackBody } from './helpers/tracking.js';
 
 const skip =
@@ -206,6 +207,102 @@ describe('several API processes over one PostgreSQL and one Redis', { skip }, ()
       const res = await call(a, 'GET', `/v1/users/${deviceId}`, { key: keys.secret });
       assert.equal(res.status, 200, `acknowledged track of ${deviceId} is lost`);
       assert.equal(res.body.user.updatedAt, updatedAt);
+    }
+  });
+});
+
+describe('an API process while PostgreSQL or Redis is unreachable', { skip }, () => {
+  let cleanup: () => Promise<void>;
+  let dataDir: string;
+  let keys: { publishable: string; secret: string };
+  let serve: ServeProcess;
+  let db: TcpProxy;
+  let redis: TcpProxy;
+  let direct: Record<string, string>;
+  const get = (url: string, key?: string) => request(serve.url, 'GET', url, key ? { key } : {});
+  const until = async (what: string, check: () => Promise<boolean>) => {
+    const deadline = Date.now() + 20_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`${what} within 20 s`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
+
+  before(async () => {
+    const engine = await engineEnv();
+    cleanup = engine.cleanup;
+    // The process reaches both through forwarders the test can cut.
+    const dbUrl = new URL(engine.env.DATABASE_URL!);
+    const redisUrl = new URL(engine.env.REDIS_URL!);
+    db = new TcpProxy(dbUrl.hostname, Number(dbUrl.port || 5432));
+    redis = new TcpProxy(redisUrl.hostname, Number(redisUrl.port || 6379));
+    await db.up();
+    await redis.up();
+    dbUrl.hostname = '127.0.0.1';
+    dbUrl.port = String(db.port);
+    redisUrl.hostname = '127.0.0.1';
+    redisUrl.port = String(redis.port);
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'whereabouts-outage-'));
+    const pack = await sharedTestPack();
+    direct = { ...engine.env, DATA_DIR: dataDir, GEODATA_DIR: pack.dataDir };
+    const env = { ...direct, DATABASE_URL: dbUrl.toString(), REDIS_URL: redisUrl.toString() };
+    const created = await runCli(['projects', 'create', 'outage', '--json'], env);
+    assert.equal(created.code, 0, created.stderr);
+    keys = JSON.parse(created.stdout).keys.test;
+    serve = await startServe(env);
+  });
+
+  after(async () => {
+    await serve?.stop();
+    await db?.down();
+    await redis?.down();
+    await cleanup?.();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('Redis down: /readyz 503 and rate-limited requests 503 with Retry-After; both recover', async () => {
+    assert.equal((await get('/readyz')).status, 200);
+    await redis.down();
+    const ready = await get('/readyz');
+    assert.equal(ready.status, 503);
+    assert.match(ready.body.meta.message, /^rate limiter is unreachable/);
+    const refused = await get('/v1/geofences?limit=1', keys.secret);
+    assert.equal(refused.status, 503, JSON.stringify(refused.body));
+    assert.match(refused.body.meta.message, /^Rate limiting is unavailable/);
+    assert.equal(refused.headers.get('retry-after'), '1');
+    await redis.up();
+    await until('ready again', async () => (await get('/readyz')).status === 200);
+    assert.equal((await get('/v1/geofences?limit=1', keys.secret)).status, 200);
+  });
+
+  it('PostgreSQL down: /readyz 503 and the process keeps running; it recovers, notifications too', async () => {
+    await db.down();
+    const ready = await get('/readyz');
+    assert.equal(ready.status, 503);
+    assert.match(ready.body.meta.message, /^store is unreachable/);
+    assert.equal(serve.child.exitCode, null, 'the process is still up');
+    await db.up();
+    await until('ready again', async () => (await get('/readyz')).status === 200);
+    assert.equal((await get('/v1/geofences?limit=1', keys.secret)).status, 200);
+    // LISTEN is back on a new connection: a fence written by another process reaches this one's index.
+    const spot = offset(BROOKLYN, 9000, 9000);
+    const track = (deviceId: string) =>
+      request(serve.url, 'POST', '/v1/track', { key: keys.publishable, json: trackBody(deviceId, spot) });
+    assert.equal((await track('outage-warm')).status, 200, 'loads the index');
+    await new Promise((r) => setTimeout(r, 1500));
+    const other = await startServe(direct);
+    try {
+      const put = await request(other.url, 'PUT', '/v1/geofences/outage/after', {
+        key: keys.secret,
+        json: { description: 'after', type: 'circle', coordinates: spot, radius: 200 },
+      });
+      assert.equal(put.status, 200);
+      await until('the fence written through the other process is seen', async () => {
+        const res = await track(`outage-${Date.now()}`);
+        return res.body.user?.geofences?.some((g: { externalId: string }) => g.externalId === 'after') ?? false;
+      });
+    } finally {
+      await other.stop();
     }
   });
 });

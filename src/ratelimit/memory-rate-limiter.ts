@@ -52,6 +52,8 @@ export class MemoryRateLimiter implements RateLimiter {
     }
   }
 
+  async ping(): Promise<void> {}
+
   async close(): Promise<void> {
     clearInterval(this.sweeper);
   }

@@ -21,5 +21,7 @@ export interface RateDecision {
  */
 export interface RateLimiter {
   consume(key: string, rules: readonly RateRule[], now: number): Promise<RateDecision>;
+  /** Resolves when the limiter can count (readiness); rejects saying why not. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

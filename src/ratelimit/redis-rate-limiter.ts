@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { ApiError } from '../domain/errors.js';
 import type { RateDecision, RateLimiter, RateRule } from './rate-limiter.js';
 
 /**
@@ -33,7 +34,16 @@ export class RedisRateLimiter implements RateLimiter {
     url: string,
     private readonly prefix = 'whereabouts:rl:',
   ) {
-    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true });
+    // While Redis is unreachable a command waits for one reconnection attempt, then fails: requests
+    // get a quick 503 instead of hanging (see `consume`).
+    this.redis = new Redis(url, {
+      lazyConnect: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: 2000,
+      enableAutoPipelining: true,
+    });
+    // Connection errors surface through the commands that fail; the client keeps reconnecting.
+    this.redis.on('error', () => {});
     this.redis.defineCommand('consumeRate', { lua: SCRIPT });
   }
 
@@ -42,7 +52,21 @@ export class RedisRateLimiter implements RateLimiter {
     const args = [now, ...rules.flatMap((r) => [r.windowMs, r.max])];
     const run = (this.redis as unknown as { consumeRate(n: number, ...a: Array<string | number>): Promise<number[]> })
       .consumeRate;
-    const [allowed, index, remaining, resetMs] = await run.call(this.redis, keys.length, ...keys, ...args);
+    let reply: number[];
+    try {
+      reply = await run.call(this.redis, keys.length, ...keys, ...args);
+    } catch (err) {
+      // Fail closed: without the shared counters no process can tell whether a limit is reached.
+      throw new ApiError(
+        503,
+        undefined,
+        `Rate limiting is unavailable (Redis: ${(err as Error).message}); retry shortly.`,
+        {
+          'retry-after': '1',
+        },
+      );
+    }
+    const [allowed, index, remaining, resetMs] = reply;
     return { allowed: allowed === 1, rule: rules[(index ?? 1) - 1]!, remaining: remaining ?? 0, resetMs: resetMs ?? 0 };
   }
 

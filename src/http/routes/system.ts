@@ -3,7 +3,7 @@ import type { AppDeps } from '../context.js';
 import { errorBody } from '../plugins/errors.js';
 
 /** Health, readiness, and the SDK's fire-and-forget config call. */
-export function systemRoutes(app: FastifyInstance, { store }: AppDeps): void {
+export function systemRoutes(app: FastifyInstance, { store, rateLimiter }: AppDeps): void {
   app.get('/healthz', { schema: { tags: ['System'], summary: 'The process is up' } }, async () => ({
     meta: { code: 200 },
     status: 'ok',
@@ -12,12 +12,23 @@ export function systemRoutes(app: FastifyInstance, { store }: AppDeps): void {
   app.get('/readyz', { schema: { tags: ['System'], summary: 'The store answers' } }, async (_req, reply) => {
     try {
       await store.ping();
-      return { meta: { code: 200 }, status: 'ready', store: store.engine };
     } catch (err) {
       return reply
         .code(503)
         .send({ ...errorBody(503, undefined, `store is unreachable: ${(err as Error).message}`), status: 'unready' });
     }
+    try {
+      // Redis, when REDIS_URL is set: without it every rate-limited request is refused.
+      await rateLimiter.ping();
+    } catch (err) {
+      return reply
+        .code(503)
+        .send({
+          ...errorBody(503, undefined, `rate limiter is unreachable: ${(err as Error).message}`),
+          status: 'unready',
+        });
+    }
+    return { meta: { code: 200 }, status: 'ready', store: store.engine };
   });
 
   // Sent by every SDK on initialize() and after trackOnce(); remote tracking options go here later.

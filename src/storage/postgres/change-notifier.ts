@@ -13,6 +13,7 @@ export class ChangeNotifier {
   private readonly origin = randomUUID();
   private readonly listeners = new Set<(change: StoreChange) => void>();
   private listenClient: pg.PoolClient | undefined;
+  private closed = false;
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -24,13 +25,19 @@ export class ChangeNotifier {
 
   subscribe(listener: (change: StoreChange) => void): () => void {
     this.listeners.add(listener);
-    if (!this.listenClient) void this.listen();
+    if (!this.listenClient) this.listen().catch(() => this.relisten(500));
     return () => this.listeners.delete(listener);
   }
 
   private async listen(): Promise<void> {
     const client = await this.pool.connect();
     this.listenClient = client;
+    let released = false;
+    const drop = () => {
+      if (this.listenClient === client) this.listenClient = undefined;
+      if (!released) client.release(true);
+      released = true;
+    };
     client.on('notification', (msg) => {
       if (msg.channel !== CHANNEL || !msg.payload) return;
       const p = JSON.parse(msg.payload) as { o: string; k: StoreChange['kind']; p?: string; l?: boolean; i?: string };
@@ -38,9 +45,39 @@ export class ChangeNotifier {
       const change: StoreChange = { kind: p.k };
       if (p.p !== undefined) change.tenant = { projectId: p.p, live: p.l === true };
       if (p.i !== undefined) change.id = p.i;
-      for (const l of this.listeners) l(change);
+      this.emit(change);
     });
-    await client.query(`LISTEN ${CHANNEL}`);
+    // The connection can drop (database restart, network): listen again on a new one, and tell
+    // every cache that anything may have changed meanwhile, since notifications were missed.
+    client.on('error', () => {
+      const wasListening = this.listenClient === client;
+      drop();
+      if (wasListening) this.relisten(500);
+    });
+    try {
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (err) {
+      drop();
+      throw err;
+    }
+  }
+
+  private relisten(delayMs: number): void {
+    if (this.closed) return;
+    setTimeout(() => {
+      if (this.closed || this.listenClient) return;
+      this.listen().then(
+        () => this.emit({ kind: 'unknown' }),
+        () => {
+          this.listenClient = undefined;
+          this.relisten(Math.min(delayMs * 2, 5000));
+        },
+      );
+    }, delayMs).unref();
+  }
+
+  private emit(change: StoreChange): void {
+    for (const l of this.listeners) l(change);
   }
 
   /** Resolves once LISTEN is in place (tests wait for it before writing from another process). */
@@ -49,6 +86,7 @@ export class ChangeNotifier {
   }
 
   close(): void {
+    this.closed = true;
     this.listenClient?.release(true);
     this.listenClient = undefined;
   }
