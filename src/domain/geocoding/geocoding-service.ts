@@ -25,13 +25,13 @@ export interface AutocompleteQuery {
 /**
  * Forward and reverse geocoding and autocomplete over the reference pack the server has open. Layer
  * names are the spec's (validated by the caller); `coarse` and `fine` expand to their members, and
- * layers the pack cannot answer (address, place, street, intersection) simply find nothing. Without a
+ * fine layers (address, place, street, intersection) find something only in imported OSM regions. Without a
  * pack every call throws a 503 that says how to build one.
  */
 export class GeocodingService {
   constructor(private readonly packs: PackSource) {}
 
-  /** Best matches first (at most 10), `confidence` `exact` or `fallback` (see `forwardGeocode`). */
+  /** Best matches first (at most 10), `confidence` `exact`, `interpolated` or `fallback` (see `forwardGeocode`). */
   forward(query: string, opts: { layers?: string[]; country?: string } = {}): GeocodeAddress[] {
     return forwardGeocode(this.pack(), query, { layers: layersOf(opts.layers), country: opts.country });
   }

@@ -18,7 +18,7 @@ export function geocodingRoutes(app: FastifyInstance, { services }: AppDeps): vo
       url: '/v1/geocode/forward',
       auth: 'publishable',
       tag: 'Geocoding',
-      summary: 'Addresses for a free-text query (coarse layers: localities, postal codes, counties, states, countries)',
+      summary: 'Addresses for a free-text query: OSM addresses, streets, intersections and places; world areas',
       query: { query: query(), layers: layers(), country: countryCode() },
     },
     ({ query: q }) => ({ addresses: geocoding.forward(q.query, { layers: q.layers, country: q.country }) }),
