@@ -270,6 +270,15 @@ describe('Places over imported OSM regions', () => {
     );
     assert.equal(away.body.user.place, undefined);
 
+    // A cell-tower fix (500 m) cannot tell one shop from the next: no entry, no place.
+    clock.advance(60_000);
+    const cell = await track(s, trackBody('visitor', STARBUCKS_EL_CENTRO_AT, { accuracy: 500 }), key);
+    assert.deepEqual(
+      typesOf(cell).filter((x) => x.includes('place')),
+      [],
+    );
+    assert.equal(cell.body.user.place, undefined);
+
     // A coarse fix near a point place is low confidence.
     const coarse = await track(s, trackBody('coarse', offset(WAIKIKI_STARBUCKS_AT, 25, 0), { accuracy: 150 }), key);
     const low = coarse.body.events.find((e: { type: string }) => e.type === 'user.entered_place');

@@ -21,6 +21,13 @@ export const EXIT_MARGIN_METERS = 20;
 export const TOP_CHAINS = 10;
 /** Alternates listed with `user.entered_place`. */
 const MAX_ALTERNATES = 3;
+/** Chains whose visits `user.state.places` keeps (the least visited go first): bounds the user record. */
+export const KEPT_CHAINS = 50;
+/**
+ * A fix less precise than this (a cell-tower or IP fix) cannot tell one shop from the next: it neither
+ * enters nor leaves a place, and the user stays where they were.
+ */
+export const MAX_PLACE_ACCURACY_METERS = 200;
 
 /** The place the user is at, as kept in `user.state.places`. */
 interface StoredPlace {
@@ -64,6 +71,10 @@ export class PlacesTracker implements TrackParticipant {
     const state = readState(u.user.state.places);
     if (!this.places.available()) return { events: [], userFields: this.fields(state, undefined, null) };
     const settings = await this.settings.get(u.tenant);
+    if (u.accuracyMeters > MAX_PLACE_ACCURACY_METERS) {
+      const current = state.current && { ...state.current, place: refreshChain(state.current.place, settings) };
+      return { events: [], userFields: this.fields(state, current, settings) };
+    }
     const candidates = this.places.candidatesAt(u.location, u.accuracyMeters, settings);
     const accuracy = Math.max(0, u.accuracyMeters || 0);
     const stored = state.current;
@@ -112,6 +123,7 @@ export class PlacesTracker implements TrackParticipant {
         if (chain) {
           const seen = state.chains[chain.slug];
           state.chains[chain.slug] = { name: chain.name, visits: (seen?.visits ?? 0) + 1, lastAt: u.at };
+          keepTopChains(state.chains);
         }
       }
     }
@@ -167,6 +179,14 @@ export class PlacesTracker implements TrackParticipant {
       extra,
     };
   }
+}
+
+/** Drops the least visited (then least recent) chains beyond {@link KEPT_CHAINS}. */
+function keepTopChains(chains: Record<string, ChainVisits>): void {
+  const slugs = Object.keys(chains);
+  if (slugs.length <= KEPT_CHAINS) return;
+  slugs.sort((a, b) => chains[b]!.visits - chains[a]!.visits || chains[b]!.lastAt - chains[a]!.lastAt);
+  for (const slug of slugs.slice(KEPT_CHAINS)) delete chains[slug];
 }
 
 function refreshChain(place: Place, settings: Parameters<typeof withProjectChainFields>[1]): Place {
