@@ -19,6 +19,17 @@ const CELL = 100;
 const CELL_CACHE_SIZE = 50_000;
 const cells = new WeakMap<GeodataPack, Map<number, AddressContext>>();
 
+const SHORE_STEPS: [number, number][] = [
+  [0, 0.02],
+  [0, -0.02],
+  [0.02, 0],
+  [-0.02, 0],
+  [0.02, 0.02],
+  [-0.02, 0.02],
+  [0.02, -0.02],
+  [-0.02, -0.02],
+];
+
 /** The areas around a point: city (nearest locality), county, state, postal code and country. */
 export function pointContext(pack: GeodataPack, lon: number, lat: number): AddressContext {
   let byCell = cells.get(pack);
@@ -30,6 +41,19 @@ export function pointContext(pack: GeodataPack, lon: number, lat: number): Addre
   const hit = byCell.get(cell);
   if (hit) return hit;
   const r = pack.regionsAt(lon, lat);
+  if (!r.state) {
+    // Generalized state outlines cut off shore streets (Waikiki): take the state, county and country of
+    // the first point about 2 km inland (any direction) that has them; not its postal code.
+    for (const [dx, dy] of SHORE_STEPS) {
+      const near = pack.regionsAt(lon + dx, lat + dy);
+      if (near.state) {
+        r.state = near.state;
+        r.county ??= near.county;
+        r.country ??= near.country;
+        break;
+      }
+    }
+  }
   const loc = nearestLocality(pack, lon, lat, r.country?.code);
   const ctx: AddressContext = {
     city: loc >= 0 ? pack.localities.name(loc) : undefined,
