@@ -46,44 +46,57 @@ export function supportOf(t: LocalTime): { kind: 'nights' | 'workdays'; day: num
 }
 
 /**
- * Adds one stopped fix to the spots (mutating them); returns whether a day set changed, i.e. whether
- * home and office need inferring again. `keep` are spots not to evict (the current home and office).
+ * The spots after one stopped fix, and whether a day set changed (home and office need inferring
+ * again). Copy on write: only the spot the fix joins is copied, the others are shared with `spots`.
+ * `keep(spot)` says which spots eviction must spare (the current home and office); asked only when
+ * a new spot overflows MAX_SPOTS.
  */
-export function addStop(spots: Spot[], p: Position, at: number, t: LocalTime, keep: readonly Spot[] = []): boolean {
-  let best: Spot | undefined;
+export function addStop(
+  spots: readonly Spot[],
+  p: Position,
+  at: number,
+  t: LocalTime,
+  keep: (s: Spot) => boolean = () => false,
+): { spots: Spot[]; changed: boolean } {
+  let index = -1;
   let bestDistance = SPOT_RADIUS_METERS;
-  for (const s of spots) {
+  for (let i = 0; i < spots.length; i++) {
+    const s = spots[i]!;
     const d = distanceMeters([s.lon, s.lat], p);
     if (d <= bestDistance) {
-      best = s;
+      index = i;
       bestDistance = d;
     }
   }
-  if (!best) {
-    best = { lon: p[0], lat: p[1], n: 0, nights: [], workdays: [], last: at };
-    spots.push(best);
-    if (spots.length > MAX_SPOTS) evict(spots, [...keep, best]);
+  const out = spots.slice();
+  const base = index >= 0 ? spots[index]! : { lon: p[0], lat: p[1], n: 0, nights: [], workdays: [], last: at };
+  const n = Math.min(base.n + 1, MAX_MEAN_WEIGHT);
+  const spot: Spot = {
+    ...base,
+    n,
+    lon: base.lon + (p[0] - base.lon) / n,
+    lat: base.lat + (p[1] - base.lat) / n,
+    last: at,
+  };
+  if (index >= 0) out[index] = spot;
+  else {
+    out.push(spot);
+    if (out.length > MAX_SPOTS) evict(out, (s) => s === spot || keep(s));
   }
-  best.n = Math.min(best.n + 1, MAX_MEAN_WEIGHT);
-  best.lon += (p[0] - best.lon) / best.n;
-  best.lat += (p[1] - best.lat) / best.n;
-  best.last = at;
   const support = supportOf(t);
-  if (!support) return false;
-  const days = best[support.kind];
-  if (days.includes(support.day)) return false;
-  days.push(support.day);
-  days.sort((a, b) => a - b);
+  if (!support || spot[support.kind].includes(support.day)) return { spots: out, changed: false };
+  const days = [...spot[support.kind], support.day].sort((a, b) => a - b);
   if (days.length > MAX_DAYS) days.shift();
-  return true;
+  spot[support.kind] = days;
+  return { spots: out, changed: true };
 }
 
 /** Drops the least supported spot (then the longest unseen) that is not kept. */
-function evict(spots: Spot[], keep: readonly Spot[]): void {
+function evict(spots: Spot[], keep: (s: Spot) => boolean): void {
   let worst = -1;
   for (let i = 0; i < spots.length; i++) {
     const s = spots[i]!;
-    if (keep.includes(s)) continue;
+    if (keep(s)) continue;
     const w = spots[worst];
     const score = s.nights.length + s.workdays.length;
     const worstScore = w ? w.nights.length + w.workdays.length : Number.POSITIVE_INFINITY;

@@ -82,9 +82,8 @@ export class InsightsTracker implements TrackParticipant {
 
   /** Adds a stopped fix to the history and re-infers home and office when a day set changed. */
   private learn(u: TrackUpdate, next: StoredInsights): void {
-    const spots = next.spots.map((s) => ({ ...s, nights: [...s.nights], workdays: [...s.workdays] }));
-    const keep = spots.filter((s) => isAt(s, next.home) || isAt(s, next.office));
-    const changed = addStop(spots, u.location, u.at, localTimeAt(u.location, u.at), keep);
+    const keep = (s: Spot) => isAt(s, next.home) || isAt(s, next.office);
+    const { spots, changed } = addStop(next.spots, u.location, u.at, localTimeAt(u.location, u.at), keep);
     next.spots = spots;
     if (!changed) return;
     const { home, office } = inferAnchors(spots);
@@ -145,6 +144,18 @@ function anchor(
   return out;
 }
 
+// Home and office change rarely: their ISO dates are formatted once, not on every update.
+const isoCache = new Map<number, string>();
+function isoOf(ms: number): string {
+  let iso = isoCache.get(ms);
+  if (iso === undefined) {
+    if (isoCache.size > 10_000) isoCache.clear();
+    iso = new Date(ms).toISOString();
+    isoCache.set(ms, iso);
+  }
+  return iso;
+}
+
 /** The response's `user.insights`. */
 export function presentInsights(s: StoredInsights) {
   const locations = [];
@@ -155,7 +166,7 @@ export function presentInsights(s: StoredInsights) {
         type,
         location: { type: 'Point', coordinates: a.location },
         confidence: a.confidence,
-        updatedAt: new Date(a.updatedAt).toISOString(),
+        updatedAt: isoOf(a.updatedAt),
       });
   }
   return { locations, state: { ...s.flags } };
