@@ -143,16 +143,24 @@ export function streetResult(
   point: [number, number] = layer.streetPoint(i),
 ): GeocodeAddress {
   const name = uspsStreet(layer.streetName(i));
-  const out = fineAddress(pack, point[0], point[1], 'street', name);
+  const out = fineAddress(pack, point[0], point[1], 'street', name, nearbyTags(layer, point[0], point[1]));
   out.street = name;
   return out;
+}
+
+// A street or crossing has no postcode of its own: the nearest address's, when one is this close.
+const POSTCODE_NEIGHBOUR_METERS = 300;
+
+function nearbyTags(layer: AddressLayer, lon: number, lat: number): Tagged {
+  const [hit] = layer.nearestAddresses(lon, lat, POSTCODE_NEIGHBOUR_METERS, 1);
+  return hit ? { postcode: layer.address(hit.index).postcode || undefined } : {};
 }
 
 /** Intersection `i` of a layer: `Springfield Blvd & 89th Ave`. */
 export function intersectionResult(pack: GeodataPack, layer: AddressLayer, i: number): GeocodeAddress {
   const x = layer.intersection(i);
   const line = `${uspsStreet(layer.streetName(x.a))} & ${uspsStreet(layer.streetName(x.b))}`;
-  return fineAddress(pack, x.lon, x.lat, 'intersection', line);
+  return fineAddress(pack, x.lon, x.lat, 'intersection', line, nearbyTags(layer, x.lon, x.lat));
 }
 
 /** A place as a result: `placeLabel` its name, `addressLabel` its address line when tagged, else its name. */
