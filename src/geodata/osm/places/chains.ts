@@ -41,7 +41,9 @@ interface Candidate {
  */
 export class ChainCatalogue {
   private readonly byQid = new Map<string, Candidate[]>();
-  private readonly byName = new Map<string, Candidate[]>();
+  /** Brands per tag path (their own and their `matchTags`); the name index of a path is built on first use. */
+  private readonly byPath = new Map<string, Candidate[]>();
+  private readonly namesByPath = new Map<string, Map<string, Candidate[]>>();
   /** NSI's matchGroups: tag paths whose brands also match each other (fast_food ↔ restaurant). */
   private readonly groupsOf = new Map<string, string[]>();
 
@@ -59,24 +61,10 @@ export class ChainCatalogue {
     }
     const chains = assignSlugs(items);
     for (const { path, item, key } of items) {
-      const chain = chains.get(key)!;
-      const candidate = { chain, item };
+      const candidate = { chain: chains.get(key)!, item };
       push(this.byQid, key, candidate);
-      const names = new Set(
-        [
-          item.displayName,
-          item.tags.name,
-          item.tags.brand,
-          item.tags['name:en'],
-          item.tags.official_name,
-          ...(item.matchNames ?? []),
-        ]
-          .filter((n): n is string => !!n)
-          .map(simplify)
-          .filter((n) => n !== ''),
-      );
-      const paths = [path, ...(item.matchTags ?? [])];
-      for (const n of names) for (const p of paths) push(this.byName, `${p}|${n}`, candidate);
+      push(this.byPath, path, candidate);
+      for (const p of item.matchTags ?? []) push(this.byPath, p, candidate);
     }
   }
 
@@ -98,10 +86,36 @@ export class ChainCatalogue {
       const n = simplify(raw);
       if (!n) continue;
       for (const p of paths) {
-        for (const c of this.byName.get(`${p}|${n}`) ?? []) if (where.allows(c.item)) return c.chain;
+        for (const c of this.namesOf(p).get(n) ?? []) if (where.allows(c.item)) return c.chain;
       }
     }
     return undefined;
+  }
+
+  /** Simplified names (display name, name, brand, name:en, official_name, matchNames) of a path's brands. */
+  private namesOf(path: string): Map<string, Candidate[]> {
+    let index = this.namesByPath.get(path);
+    if (index) return index;
+    index = new Map();
+    for (const candidate of this.byPath.get(path) ?? []) {
+      const { item } = candidate;
+      const names = new Set(
+        [
+          item.displayName,
+          item.tags.name,
+          item.tags.brand,
+          item.tags['name:en'],
+          item.tags.official_name,
+          ...(item.matchNames ?? []),
+        ]
+          .filter((n): n is string => !!n)
+          .map(simplify)
+          .filter((n) => n !== ''),
+      );
+      for (const n of names) push(index, n, candidate);
+    }
+    this.namesByPath.set(path, index);
+    return index;
   }
 }
 
