@@ -136,6 +136,30 @@ describe('several API processes over one PostgreSQL and one Redis', { skip }, ()
     await new Promise((r) => setTimeout(r, 1100));
   });
 
+  it('search users through one process finds a user where the other process just tracked it', async () => {
+    const [a, b] = procs as [ServeProcess, ServeProcess];
+    const from = offset(BROOKLYN, -9000, 4000);
+    const to = offset(from, 3000, 0);
+    const search = (p: LonLat) =>
+      call(b, 'GET', `/v1/search/users?near=${p[1]},${p[0]}&radius=300`, { key: keys.secret });
+    const first = await call(a, 'POST', '/v1/track', { key: keys.publishable, json: trackBody('searched', from) });
+    assert.equal(first.status, 200);
+    const before = await search(from);
+    assert.deepEqual(
+      before.body.users.map((u: { deviceId: string }) => u.deviceId),
+      ['searched'],
+    );
+    await new Promise((r) => setTimeout(r, 1000)); // the device's 1 track/second limit
+    const moved = await call(a, 'POST', '/v1/track', { key: keys.publishable, json: trackBody('searched', to) });
+    assert.equal(moved.status, 200);
+    assert.deepEqual((await search(from)).body.users, [], 'no longer at the old place');
+    assert.deepEqual(
+      (await search(to)).body.users.map((u: { deviceId: string }) => u.deviceId),
+      ['searched'],
+      'found through B at the place A tracked',
+    );
+  });
+
   it('a trip PATCH racing tracks of its user through the other process loses no change', async () => {
     const [a, b] = procs as [ServeProcess, ServeProcess];
     const home = offset(BROOKLYN, 0, -7000);

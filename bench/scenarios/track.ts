@@ -70,12 +70,20 @@ function tracks(ctx: BenchContext, prefix: string, fenceCount: number) {
   };
 }
 
-/** Tracks at the probe (a new device each time) until the server's index has the probe fence. */
+/**
+ * Tracks at the probe (a new device each time) until the server's index has the probe fence; with
+ * several API processes, until every one of them has it.
+ */
 async function waitForIndex(ctx: BenchContext, probe: SeedProbe, devicePrefix: string): Promise<void> {
+  for (const [n, url] of (ctx.urls ?? [ctx.url]).entries())
+    await waitForIndexAt(ctx, url, probe, `${devicePrefix}-${n}`);
+}
+
+async function waitForIndexAt(ctx: BenchContext, url: string, probe: SeedProbe, devicePrefix: string): Promise<void> {
   const [lon, lat] = probe.inside;
   const deadline = Date.now() + 30 * 60_000;
   for (let i = 0; Date.now() < deadline; i++) {
-    const res = await fetch(`${ctx.url}/v1/track`, {
+    const res = await fetch(`${url}/v1/track`, {
       method: 'POST',
       headers: auth(ctx.keys.publishable, true),
       body: JSON.stringify({ deviceId: `${devicePrefix}-${i}`, latitude: lat, longitude: lon, accuracy: 10 }),

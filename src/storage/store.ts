@@ -55,6 +55,12 @@ export interface UserStore {
   ): Promise<T>;
   /** Users by `_id`, in no particular order; missing ids are left out. */
   getMany(tenant: Tenant, ids: string[]): Promise<User[]>;
+  /**
+   * Located users within `radiusMeters` of `near` (`[lon, lat]`), nearest first, `limit` from `offset`.
+   * Engines several processes share implement it, and user search then asks the store instead of its
+   * in-memory index, which moves only with this process's tracks.
+   */
+  near?(tenant: Tenant, near: Position, radiusMeters: number, limit: number, offset: number): Promise<User[]>;
   /** Every located user of a tenant (for the in-memory search index): `_id`, `[lon, lat]`, metadata. */
   locations(tenant: Tenant): Promise<UserLocation[]>;
 }

@@ -1,8 +1,8 @@
 import { distanceMeters } from '../../geo/distance-meters.js';
 import type { Position } from '../../geo/types.js';
+import type { Router } from '../../routing/router.js';
 import type { UserStore } from '../../storage/store.js';
 import type { Clock } from '../clock.js';
-import type { Router } from '../../routing/router.js';
 import { type Geofence, isGeofenceLive, type TravelMode } from '../geofences/geofence.js';
 import type { Metadata } from '../metadata.js';
 import type { Tenant } from '../tenant.js';
@@ -32,7 +32,7 @@ export interface UserHit {
 /** Users near a point: candidates from the in-memory location index, confirmed against the store. */
 export class UserSearch {
   constructor(
-    private readonly users: Pick<UserStore, 'getMany'>,
+    private readonly users: Pick<UserStore, 'getMany' | 'near'>,
     private readonly locations: UserLocationRegistry,
     private readonly indexes: GeofenceIndexRegistry,
     private readonly clock: Clock,
@@ -46,6 +46,7 @@ export class UserSearch {
    * (and leave the index), and distance and metadata are checked on the stored record.
    */
   async near(tenant: Tenant, q: UserSearchQuery): Promise<UserHit[]> {
+    if (this.users.near) return this.nearInStore(tenant, q, this.users.near.bind(this.users));
     const index = await this.locations.get(tenant);
     const candidates = index.within(q.near, q.radiusMeters, (m) => matchesMetadata(m, q.metadata));
     const hits: Array<{ user: User; distanceMeters: number; order: number }> = [];
@@ -75,6 +76,43 @@ export class UserSearch {
         } else hits.push({ user, distanceMeters: d, order: d });
       }
     }
+    return this.answer(tenant, q, hits);
+  }
+
+  /**
+   * The same search over a store that several processes share: the store's spatial index sees every
+   * process's tracks at once (this process's in-memory index moves only with its own). Pages of the
+   * nearest users, a little past the radius so the exact check below decides the boundary.
+   */
+  private async nearInStore(
+    tenant: Tenant,
+    q: UserSearchQuery,
+    near: NonNullable<UserStore['near']>,
+  ): Promise<UserHit[]> {
+    const hits: Array<{ user: User; distanceMeters: number; order: number }> = [];
+    const page = Math.max(q.limit, 10);
+    for (let offset = 0; hits.length < q.limit; offset += page) {
+      const users = await near(tenant, q.near, q.radiusMeters + 10, page, offset);
+      for (const user of users) {
+        if (!user.location) continue;
+        const d = distanceMeters(q.near, user.location);
+        if (d > q.radiusMeters || !matchesMetadata(user.metadata, q.metadata)) continue;
+        if (q.travel && this.router) {
+          const route = await this.router.route(user.location, q.near, q.travel.mode);
+          if (route.durationSeconds > q.travel.minutes * 60) continue;
+          hits.push({ user, distanceMeters: d, order: route.durationSeconds });
+        } else hits.push({ user, distanceMeters: d, order: d });
+      }
+      if (users.length < page) break;
+    }
+    return this.answer(tenant, q, hits);
+  }
+
+  private async answer(
+    tenant: Tenant,
+    q: UserSearchQuery,
+    hits: Array<{ user: User; distanceMeters: number; order: number }>,
+  ): Promise<UserHit[]> {
     hits.sort((a, b) => a.order - b.order || (a.user.id < b.user.id ? -1 : 1));
     const fences = await this.indexes.get(tenant);
     const now = this.clock.now();

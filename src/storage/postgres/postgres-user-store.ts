@@ -124,6 +124,18 @@ export class PostgresUserStore implements UserStore {
     return rows.map((r) => r.doc);
   }
 
+  /** A GiST nearest-neighbour scan (geography `<->`), bounded by ST_DWithin. */
+  async near(tenant: Tenant, near: Position, radiusMeters: number, limit: number, offset: number): Promise<User[]> {
+    const { rows } = await this.pool.query<{ doc: User }>({
+      name: 'users-near',
+      text: `SELECT doc FROM users WHERE project_id = $1 AND live = $2 AND location IS NOT NULL
+        AND ST_DWithin(location, ST_SetSRID(ST_MakePoint($3, $4), 4326)::geography, $5)
+        ORDER BY location <-> ST_SetSRID(ST_MakePoint($3, $4), 4326)::geography, id LIMIT $6 OFFSET $7`,
+      values: [tenant.projectId, tenant.live, near[0], near[1], radiusMeters, limit, offset],
+    });
+    return rows.map((r) => r.doc);
+  }
+
   async locations(tenant: Tenant): Promise<UserLocation[]> {
     const { rows } = await this.pool.query<{ id: string; loc: Position; md: UserLocation['metadata'] }>(
       `SELECT id, doc->'location' AS loc, doc->'metadata' AS md FROM users
