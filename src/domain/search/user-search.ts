@@ -14,7 +14,7 @@ import type { UserLocationRegistry } from './user-location-registry.js';
 export interface UserSearchQuery {
   /** `[lon, lat]`. */
   near: Position;
-  /** Great-circle meters (travel-time searches convert minutes first, see `travelMeters`). */
+  /** Great-circle meters (travel-time searches: the reach bound of `maxTravelMeters`). */
   radiusMeters: number;
   metadata?: Metadata | undefined;
   limit: number;
