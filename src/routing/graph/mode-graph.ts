@@ -191,8 +191,8 @@ export class ModeGraph {
   }
 
   /**
-   * Nodes from which `b` is reachable within `seconds` (a Dijkstra on reversed edges), as positions:
-   * the reached junctions plus the target itself.
+   * Where `b` is reachable from within `seconds` (a Dijkstra on reversed edges), as positions: the
+   * target, the reached junctions, and the farthest reachable point of each chain the time runs out on.
    */
   reachableTo(b: Snap, seconds: number): Position[] {
     const { rs, re } = this.reverse();
@@ -219,8 +219,13 @@ export class ModeGraph {
       for (let i = rs[x]!, end = rs[x + 1]!; i < end; i++) {
         const e = re[i]!;
         const y = net.edgeFrom[e]!;
-        const nd = d + net.edgeSec[e]!;
-        if (nd > seconds) continue;
+        const sec = net.edgeSec[e]!;
+        const nd = d + sec;
+        if (nd > seconds) {
+          // The time runs out along this chain: its farthest reachable point marks the edge of the area.
+          points.push(this.backAlong(net.edgeChainDir[e]!, sec > 0 ? (seconds - d) / sec : 0));
+          continue;
+        }
         if (seen[y] !== stamp || nd < dist[y]!) {
           seen[y] = stamp;
           dist[y] = nd;
@@ -229,6 +234,14 @@ export class ModeGraph {
       }
     }
     return points;
+  }
+
+  /** The point `share` of the way back from the end of chain direction `cd` toward its start. */
+  private backAlong(cd: number, share: number): Position {
+    const c = cd >> 1;
+    const length = this.chainLength(c);
+    const m = (cd & 1) === 0 ? length * (1 - share) : length * share;
+    return this.chainPart(c, m, m)[0]!;
   }
 
   /** Shortest route by length between two snaps (plain Dijkstra; for checks against other routers). */
