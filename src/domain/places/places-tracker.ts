@@ -10,6 +10,7 @@ import {
   FOOTPRINT_MARGIN_METERS,
   MAX_ACCURACY_REACH_METERS,
   MAX_FOOTPRINT_ACCURACY_METERS,
+  type PlaceCandidate,
   type PlaceService,
   POINT_PLACE_METERS,
 } from './place-service.js';
@@ -81,10 +82,7 @@ export class PlacesTracker implements TrackParticipant {
     const top = candidates[0];
     const storedHere = stored && candidates.find((c) => c.place.id === stored.id);
     // Stay until out of reach, or until a more telling place shows up (walking from a park into its café).
-    const staying =
-      stored &&
-      this.stillAt(stored, u, accuracy) &&
-      !(top && top.place.id !== stored.id && candidateTier(top) < (storedHere ? candidateTier(storedHere) : 1));
+    const staying = stored && this.stillAt(stored, u, accuracy) && !(top && takesOver(top, stored.id, storedHere));
     const events: LocationEvent[] = [];
     let current: StoredPlace | undefined;
     if (staying) {
@@ -179,6 +177,21 @@ export class PlacesTracker implements TrackParticipant {
       extra,
     };
   }
+}
+
+/**
+ * Whether the best candidate replaces the place the user is at although they are still within its reach:
+ * a more telling kind of candidate (see candidateTier) does, and so does a place near the user that is
+ * {@link EXIT_MARGIN_METERS} nearer than the current one (walking along a row of shops). When the current
+ * place is no longer a candidate (the fix is in its exit margin), any place near the user does.
+ */
+export function takesOver(top: PlaceCandidate, storedId: string, storedHere: PlaceCandidate | undefined): boolean {
+  if (top.place.id === storedId) return false;
+  const tier = candidateTier(top);
+  if (!storedHere) return tier <= 1;
+  const storedTier = candidateTier(storedHere);
+  if (tier !== storedTier) return tier < storedTier;
+  return tier === 1 && top.distance + EXIT_MARGIN_METERS < storedHere.distance;
 }
 
 /** Drops the least visited (then least recent) chains beyond {@link KEPT_CHAINS}. */
