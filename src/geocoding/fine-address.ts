@@ -156,10 +156,11 @@ function nearbyTags(layer: AddressLayer, lon: number, lat: number): Tagged {
   return hit ? { postcode: layer.address(hit.index).postcode || undefined } : {};
 }
 
-/** Intersection `i` of a layer: `Springfield Blvd & 89th Ave`. */
-export function intersectionResult(pack: GeodataPack, layer: AddressLayer, i: number): GeocodeAddress {
+/** Intersection `i` of a layer: `Springfield Blvd & 89th Ave`, street `first` first when given. */
+export function intersectionResult(pack: GeodataPack, layer: AddressLayer, i: number, first?: number): GeocodeAddress {
   const x = layer.intersection(i);
-  const line = `${uspsStreet(layer.streetName(x.a))} & ${uspsStreet(layer.streetName(x.b))}`;
+  const [a, b] = first === x.b ? [x.b, x.a] : [x.a, x.b];
+  const line = `${uspsStreet(layer.streetName(a))} & ${uspsStreet(layer.streetName(b))}`;
   return fineAddress(pack, x.lon, x.lat, 'intersection', line, nearbyTags(layer, x.lon, x.lat));
 }
 

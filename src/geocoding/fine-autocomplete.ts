@@ -1,17 +1,17 @@
 import { normalizeName } from '../geodata/normalize-name.js';
 import { type AddressLayer, metersBetween } from '../geodata/osm/addresses/address-layer.js';
-import { canonicalWord, lastWordForms } from '../geodata/osm/addresses/street-names.js';
+import { canonicalWord, lastWordForms, streetKey } from '../geodata/osm/addresses/street-names.js';
 import type { PlaceLayer } from '../geodata/osm/places/place-layer.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import type { GeocodeAddress } from './address.js';
-import { addressResult, placeResult, streetResult } from './fine-address.js';
+import { addressResult, intersectionResult, placeResult, streetResult } from './fine-address.js';
 import { addressRegions, oneEditPrefixes, placeRegions, typoStreetKeys } from './fine-regions.js';
 import type { GeocodeLayer } from './layers.js';
 import { placeNames, placeRange } from './place-names.js';
 
 /** A fine completion before it is built into an address: what it is, how well it matched, and where. */
 interface Hit {
-  kind: 'address' | 'street' | 'place';
+  kind: 'address' | 'street' | 'place' | 'intersection';
   layer: AddressLayer | PlaceLayer;
   index: number;
   weight: number;
@@ -22,6 +22,8 @@ interface Hit {
   score: number;
   /** Meters from `near` (0 without it). */
   distance: number;
+  /** Intersections: the street typed first, named first. */
+  first?: number;
 }
 
 /**
@@ -83,7 +85,7 @@ const TYPO_MIN_LETTERS = 4;
 
 /**
  * Completes a partial query over the imported regions' addresses (`89-12 springf` → `89-12 Springfield
- * Blvd`), streets and places. The typed text is normalized and its street types and directions brought to
+ * Blvd`), streets, places and intersections (`Springfield Blvd & jam`). The typed text is normalized and its street types and directions brought to
  * their key form (`Boulevard` → `blvd`); the last word may be unfinished (`boul` also means `blvd`). When
  * fewer than `limit` match as typed, street and place names one typo away are tried. Ranked by match
  * weight and closeness to `near`.
@@ -114,6 +116,10 @@ export function fineAutocomplete(
   if (opts.wants('place')) {
     for (const { layer } of placeRegions(pack)) addPlaces(hits, layer, text, false);
   }
+  const crossing = CROSSING.exec(query.split(',')[0] ?? '');
+  if (crossing && opts.wants('intersection')) {
+    for (const { layer } of addressRegions(pack)) addIntersections(hits, layer, crossing[1]!, crossing[2] ?? '');
+  }
   const prefix = rank(pack, hits, opts);
 
   // Typos are only looked for when nothing matches as typed: a query that matches is rarely misspelt,
@@ -141,6 +147,46 @@ export function fineAutocomplete(
     typo = rank(pack, typoHits, opts);
   }
   return { prefix, typo };
+}
+
+const CROSSING = /^(.+?)\s+(?:&|and|at|@|\/)(?:\s+(.*))?$/i;
+
+/**
+ * Crossings of the street typed first (its whole name, `Springfield Blvd &`) with the streets whose key
+ * starts with what follows (`jama` → Jamaica Ave; nothing yet: every crossing of the first street).
+ */
+function addIntersections(hits: TopHits, layer: AddressLayer, first: string, second: string): void {
+  const [from, to] = layer.streetRange(streetKey(first));
+  const firstKey = streetKey(first);
+  const streets = new Set<number>();
+  for (let st = from; st < to; st++) if (layer.streetKeys[st] === firstKey) streets.add(st);
+  if (streets.size === 0) return;
+  const text = normalizeName(second);
+  const words = text ? text.split(' ') : [];
+  const last = words.pop();
+  const head = words.map(canonicalWord).join(' ');
+  const prefixes = last === undefined ? [''] : lastWordForms(last).map((f) => (head ? `${head} ${f}` : f));
+  for (let i = 0; i < layer.intersectionCount; i++) {
+    const x = layer.intersection(i);
+    const other = streets.has(x.a) ? x.b : streets.has(x.b) ? x.a : -1;
+    if (other < 0) continue;
+    const key = layer.streetKeys[other]!;
+    if (!prefixes.some((p) => key.startsWith(p))) continue;
+    const [score, distance] = hits.score(W_PREFIX, x.lon, x.lat);
+    if (hits.wants(score))
+      hits.add({
+        kind: 'intersection',
+        layer,
+        index: i,
+        weight: W_PREFIX,
+        lon: x.lon,
+        lat: x.lat,
+        key,
+        score,
+        distance,
+        first: other === x.b ? x.a : x.b,
+      });
+  }
 }
 
 function addAddresses(hits: TopHits, layer: AddressLayer, prefix: string, weight: number): void {
@@ -214,7 +260,9 @@ function rank(
         ? addressResult(pack, h.layer as AddressLayer, h.index)
         : h.kind === 'street'
           ? streetResult(pack, h.layer as AddressLayer, h.index)
-          : placeResult(pack, (h.layer as PlaceLayer).record(h.index));
+          : h.kind === 'intersection'
+            ? intersectionResult(pack, h.layer as AddressLayer, h.index, h.first)
+            : placeResult(pack, (h.layer as PlaceLayer).record(h.index));
     if (cc && address.countryCode !== cc) continue;
     if (opts.near) address.distance = Math.round(h.distance);
     if (near500) near500.push([h.lon, h.lat]);

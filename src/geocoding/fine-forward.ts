@@ -130,7 +130,7 @@ function intersections(pack: GeodataPack, parsed: ParsedAddress, [a, b]: [string
     for (const y of second) {
       if (x.layer !== y.layer) continue;
       for (const i of x.layer.intersectionsOf(x.street, y.street)) {
-        const address = intersectionResult(pack, x.layer, i);
+        const address = intersectionResult(pack, x.layer, i, x.street);
         const score = contextScore({ ...parsed, postcode: undefined }, address);
         if (score !== null) out.push({ address: { ...address, confidence: 'exact' }, score: score + 10 });
       }
