@@ -70,6 +70,7 @@ describe('geocoding with an imported OSM region (Queens)', () => {
       assert.equal(a.stateCode, 'NY');
       assert.equal(a.countryCode, 'US');
       assert.match(String(a.county), /^Queens/);
+      assert.equal(a.borough, 'Queens');
       assert.ok(haversineMeters([a.longitude, a.latitude], [ADDRESS.lon, ADDRESS.lat]) < 1);
       assert.deepEqual(a.geometry, { type: 'Point', coordinates: [a.longitude, a.latitude] });
     });

@@ -17,6 +17,8 @@ export interface GeocodeAddress {
   unit?: string;
   neighborhood?: string;
   city?: string;
+  /** New York City's borough, for fine results in the city's five counties. */
+  borough?: string;
   county?: string;
   state?: string;
   stateCode?: string;
@@ -38,7 +40,16 @@ export interface GeocodeAddress {
 /** The fields of an address other than position, layer, labels, distance and confidence. */
 export type AddressContext = Pick<
   GeocodeAddress,
-  'neighborhood' | 'city' | 'county' | 'state' | 'stateCode' | 'postalCode' | 'country' | 'countryCode' | 'countryFlag'
+  | 'neighborhood'
+  | 'city'
+  | 'borough'
+  | 'county'
+  | 'state'
+  | 'stateCode'
+  | 'postalCode'
+  | 'country'
+  | 'countryCode'
+  | 'countryFlag'
 >;
 
 /**

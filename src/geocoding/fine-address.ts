@@ -19,6 +19,15 @@ const CELL = 100;
 const CELL_CACHE_SIZE = 50_000;
 const cells = new WeakMap<GeodataPack, Map<number, AddressContext>>();
 
+// New York City's boroughs are its five counties (FIPS codes).
+const NYC_BOROUGHS: Readonly<Record<string, string>> = {
+  '36061': 'Manhattan',
+  '36047': 'Brooklyn',
+  '36081': 'Queens',
+  '36005': 'Bronx',
+  '36085': 'Staten Island',
+};
+
 const SHORE_STEPS: [number, number][] = [
   [0, 0.02],
   [0, -0.02],
@@ -58,6 +67,7 @@ export function pointContext(pack: GeodataPack, lon: number, lat: number): Addre
   const ctx: AddressContext = {
     city: loc >= 0 ? pack.localities.name(loc) : undefined,
     county: r.county?.name,
+    borough: NYC_BOROUGHS[r.county?.code ?? ''],
     state: r.state?.name,
     stateCode: r.state?.code,
     postalCode: r.postalCode?.code,
