@@ -112,7 +112,7 @@ async function openOrBuildShared(): Promise<SharedTestPack> {
 }
 
 /** Creates the lock file; false while a live process holds it. A dead holder's lock is removed. */
-async function takeLock(lock: string): Promise<boolean> {
+export async function takeLock(lock: string): Promise<boolean> {
   try {
     await writeFile(lock, String(process.pid), { flag: 'wx' });
     return true;
