@@ -341,7 +341,29 @@ export class ModeGraph {
         out.push({ node, seconds: sec * share, meters: part, chainDir: cd });
       }
     }
+    // A snap on a junction is at every graph node of it: it may leave by (or arrive from) any road there,
+    // not only along the chain it snapped to (which may be one-way the other way).
+    const net = this.net;
+    const atStart = s.measure <= AT_JUNCTION_METERS;
+    const atEnd = length - s.measure <= AT_JUNCTION_METERS;
+    if (atStart || atEnd) {
+      const j = atStart ? net.chainFrom[s.chain]! : net.chainTo[s.chain]!;
+      // The chain direction whose part between the snap and the junction is empty (for the line).
+      const cd = s.chain * 2 + (atStart === leaving ? 1 : 0);
+      const { start, node } = this.junctionNodes();
+      for (let i = start[j]!; i < start[j + 1]!; i++) out.push({ node: node[i]!, seconds: 0, meters: 0, chainDir: cd });
+    }
     return out;
+  }
+
+  private junctionRows: { start: Uint32Array; node: Uint32Array } | null = null;
+  /** Graph nodes per junction (several where turn restrictions split it). */
+  private junctionNodes() {
+    if (!this.junctionRows) {
+      const rows = rowsBy(this.net.nodeJunction, this.net.junctionLon.length);
+      this.junctionRows = { start: rows.start, node: rows.edge };
+    }
+    return this.junctionRows;
   }
 
   /** Travel along one chain from a to b, when a direction allows it. */
@@ -475,6 +497,9 @@ export class ModeGraph {
     return via;
   }
 }
+
+/** A snap this close to a chain's end is on the junction there. */
+const AT_JUNCTION_METERS = 0.5;
 
 /** The row (node) that CSR entry i belongs to. */
 function ownerOf(start: Uint32Array, i: number): number {
