@@ -101,6 +101,9 @@ describe('road graphs', () => {
     assert.ok(east > west + 150, `against the flow ${east}`);
     assert.ok(meters(graphs, 'bike', [0.001, 0.002], [0.003, 0.002])! > west + 150);
     assert.ok(Math.abs(meters(graphs, 'foot', [0.001, 0.002], [0.003, 0.002])! - west) < 1);
+    // From a junction of the one-way row, every road there is open: straight up the column, one block.
+    for (const col of [1, 2, 3]) assert.ok(Math.abs(meters(graphs, 'car', at(2, col), at(3, col))! - 111.2) < 1);
+    assert.ok(Math.abs(meters(graphs, 'car', at(3, 2), at(2, 2))! - 111.2) < 1);
   });
 
   it('applies car turn restrictions at their via node', async () => {
