@@ -255,6 +255,9 @@ describe('Places over imported OSM regions', () => {
     assert.equal(exited.place._id, STARBUCKS_EL_CENTRO);
     assert.equal(exited.duration, 12);
     assert.equal(move.body.user.place._id, SEVEN_ELEVEN_STORE);
+    const record = await s.request('GET', `/v1/users/${move.body.user._id}`, { key: p.keys.test.secret });
+    assertOk(record);
+    assert.equal(record.body.user.place._id, SEVEN_ELEVEN_STORE, 'the user record shows the current place');
     assert.deepEqual(
       move.body.user.topChains.map((c: { slug: string }) => c.slug),
       ['7-eleven', 'starbucks'],
@@ -269,6 +272,8 @@ describe('Places over imported OSM regions', () => {
       ['user.exited_place'],
     );
     assert.equal(away.body.user.place, undefined);
+    const left = await s.request('GET', `/v1/users/${move.body.user._id}`, { key: p.keys.test.secret });
+    assert.equal(left.body.user.place, undefined);
 
     // A cell-tower fix (500 m) cannot tell one shop from the next: no entry, no place.
     clock.advance(60_000);

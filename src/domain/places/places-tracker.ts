@@ -206,6 +206,12 @@ function refreshChain(place: Place, settings: Parameters<typeof withProjectChain
   return place.chain ? { ...place, chain: withProjectChainFields(place.chain, settings) } : place;
 }
 
+/** The place the user was at after their last update (wire shape), for the user record; undefined when none. */
+export function storedPlace(raw: unknown): Record<string, unknown> | undefined {
+  const current = readState(raw).current;
+  return current ? placeSnapshot(current.place) : undefined;
+}
+
 /** Reads `user.state.places` as stored by earlier updates; anything unreadable counts as none. */
 function readState(raw: unknown): PlacesState {
   const out: PlacesState = { chains: {} };

@@ -1,4 +1,5 @@
 import { presentInsights, storedInsights } from '../../domain/insights/insights-tracker.js';
+import { storedPlace } from '../../domain/places/places-tracker.js';
 import type { User } from '../../domain/users/user.js';
 import { compact, iso, point } from './wire.js';
 
@@ -26,6 +27,8 @@ export function presentUser(u: User, geofences: unknown[] = [], extra: Record<st
     geofences,
     // What Insights learnt, as last stored (the track response's own copy, in `extra`, wins).
     ...(u.state.insights ? { insights: presentInsights(storedInsights(u.state.insights)) } : {}),
+    // The place the Places feature last put the user at (the track response's own copy, in `extra`, wins).
+    ...(u.state.places ? { place: storedPlace(u.state.places) } : {}),
     ...extra,
   });
 }
