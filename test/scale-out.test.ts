@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import { sharedTestPack } from '../src/geodata/test-pack.js';
+import { PG_MIGRATIONS } from '../src/storage/postgres/migrations.js';
 import { runCli, type ServeProcess, startServe } from './helpers/cli.js';
 import { engineEnv } from './helpers/engine.js';
 import { type RequestOptions, request } from './helpers/server.js';
@@ -30,11 +32,26 @@ describe('several API processes over one PostgreSQL and one Redis', { skip }, ()
     // Every node of a deployment gets the same read-only data pack; the test shares the built one.
     const pack = await sharedTestPack();
     env = { ...engine.env, DATA_DIR: dataDir, GEODATA_DIR: pack.dataDir };
+    // Both start at once on an empty schema: each runs the migrations, which must apply exactly once.
+    procs.push(...(await Promise.all([startServe(env), startServe(env)])));
     const created = await runCli(['projects', 'create', 'scale', '--json'], env);
     assert.equal(created.code, 0, created.stderr);
     keys = JSON.parse(created.stdout).keys.test;
     assert.equal((await runCli(['projects', 'set', 'scale', '--rate-limit', '100000'], env)).code, 0);
-    procs.push(await startServe(env), await startServe(env));
+  });
+
+  it('two processes starting together on an empty database migrate it once', async () => {
+    const db = new pg.Client({ connectionString: env.DATABASE_URL });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+      assert.deepEqual(
+        rows.map((r) => r.version),
+        PG_MIGRATIONS.map((m) => m.version),
+      );
+    } finally {
+      await db.end();
+    }
   });
 
   after(async () => {
