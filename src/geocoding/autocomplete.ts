@@ -51,7 +51,9 @@ export function autocomplete(pack: GeodataPack, query: string, opts: Autocomplet
   if (numeric && fine.prefix.length > 0 && (/[a-z]/.test(text) || fine.prefix.length >= limit))
     return fine.prefix.slice(0, limit);
   if (numeric && fine.typo.length > 0 && /[a-z]/.test(text)) return fine.typo.slice(0, limit);
-  const coarse = coarseAutocomplete(pack, query, { ...opts, limit });
+  // World names one typo away are only looked for when no street, address or place matched as typed
+  // (`springfield bou` is a street being typed, not a misspelt town): the variants cost a millisecond.
+  const coarse = coarseAutocomplete(pack, query, { ...opts, limit }, fine.prefix.length === 0);
   const whole = numeric ? [] : coarse.filter((a) => normalizeName(a.addressLabel) === text);
   const rest = coarse.filter((a) => !whole.includes(a));
   const close = (a: GeocodeAddress) => !opts.near || (a.distance ?? 0) <= TYPO_REACH_M;
@@ -65,7 +67,12 @@ export function autocomplete(pack: GeodataPack, query: string, opts: Autocomplet
 const TYPO_REACH_M = 50_000;
 
 /** Autocomplete over the world pack's names only (localities, areas, postal codes). */
-function coarseAutocomplete(pack: GeodataPack, query: string, opts: AutocompleteOptions): GeocodeAddress[] {
+function coarseAutocomplete(
+  pack: GeodataPack,
+  query: string,
+  opts: AutocompleteOptions,
+  typos = true,
+): GeocodeAddress[] {
   const limit = Math.min(100, Math.max(1, Math.floor(opts.limit ?? 10)));
   const { prominence, lon, lat } = entryScores(pack);
   const near = opts.near;
@@ -86,7 +93,7 @@ function coarseAutocomplete(pack: GeodataPack, query: string, opts: Autocomplete
         qualifierPrefix: true,
         prefix: true,
         // Typos on the whole query (or its name before a comma) only: split readings repeat the variants.
-        typos: i === 0,
+        typos: typos && i === 0,
       },
       score,
       limit,
