@@ -124,13 +124,16 @@ export class PostgresUserStore implements UserStore {
     return rows.map((r) => r.doc);
   }
 
-  /** A GiST nearest-neighbour scan (geography `<->`), bounded by ST_DWithin. */
+  /**
+   * A GiST nearest-neighbour scan (geography `<->`, ordered by the index alone so it stops after
+   * `offset + limit` rows), bounded by ST_DWithin on the sphere, as the domain measures.
+   */
   async near(tenant: Tenant, near: Position, radiusMeters: number, limit: number, offset: number): Promise<User[]> {
     const { rows } = await this.pool.query<{ doc: User }>({
       name: 'users-near',
       text: `SELECT doc FROM users WHERE project_id = $1 AND live = $2 AND location IS NOT NULL
-        AND ST_DWithin(location, ST_SetSRID(ST_MakePoint($3, $4), 4326)::geography, $5)
-        ORDER BY location <-> ST_SetSRID(ST_MakePoint($3, $4), 4326)::geography, id LIMIT $6 OFFSET $7`,
+        AND ST_DWithin(location, ST_SetSRID(ST_MakePoint($3, $4), 4326)::geography, $5, false)
+        ORDER BY location <-> ST_SetSRID(ST_MakePoint($3, $4), 4326)::geography LIMIT $6 OFFSET $7`,
       values: [tenant.projectId, tenant.live, near[0], near[1], radiusMeters, limit, offset],
     });
     return rows.map((r) => r.doc);
