@@ -19,7 +19,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KEY = /^prj_(test|live)_(pk|sk)_([0-9a-z]+)$/;
 
 /** The real CLI as a child process (the shared helper), with this file's shorter timeout. */
-const cli = (args: string[], env: Record<string, string>): Promise<CliResult> => runCli(args, env, 20_000);
+const cli = (args: string[], env: Record<string, string>): Promise<CliResult> => runCli(args, env, 90_000);
 
 interface CreatedProject {
   projectId: string;
@@ -241,8 +241,8 @@ function serve(
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`serve did not listen within 20 s: ${out}`));
-    }, 20_000);
+      reject(new Error(`serve did not listen within 90 s: ${out}`));
+    }, 90_000);
     const onData = (d: Buffer) => {
       out += d;
       const url = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];

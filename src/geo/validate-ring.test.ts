@@ -108,7 +108,7 @@ describe('validateRing: acceptances', () => {
     assert.equal(validateRing(positions('0 0, 0.001 0, 0 0.001, 0 0')).ok, true);
   });
 
-  it('validates a 10,000-position circle-like ring in well under 100 ms, and finds one crossing in it', () => {
+  it('validates a 10,000-position circle-like ring, and finds the one crossing in it', (t) => {
     const ellipse = (n: number): Ring => {
       const ring: Ring = Array.from({ length: n - 1 }, (_, i) => {
         const a = (2 * Math.PI * i) / (n - 1);
@@ -125,7 +125,8 @@ describe('validateRing: acceptances', () => {
     const result = validateRing(ring);
     const elapsed = performance.now() - started;
     assert.equal(result.ok, true);
-    assert.ok(elapsed < 50, `took ${elapsed.toFixed(1)} ms`);
+    // Timing is for `npm run bench`, not a test: reported here, asserted nowhere.
+    t.diagnostic(`validateRing on 10,000 positions: ${elapsed.toFixed(1)} ms`);
     const broken = ring.slice();
     [broken[5000], broken[5001]] = [broken[5001]!, broken[5000]!];
     assert.equal(reasonOf(broken), 'must not intersect itself (edges 4999 and 5001 cross)');
