@@ -1,6 +1,5 @@
 import type { EventType, LocationEvent } from '../events/event.js';
-import { eventUser } from '../events/geofence-events.js';
-import { newId } from '../ids.js';
+import { updateEvent } from '../events/update-event.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import type { TrackContribution, TrackParticipant, TrackUpdate } from '../tracking/track-participant.js';
 import { type Place, placeSnapshot } from './place.js';
@@ -161,21 +160,7 @@ export class PlacesTracker implements TrackParticipant {
     confidence: 1 | 2 | 3,
     durationMinutes?: number,
   ): LocationEvent {
-    return {
-      id: newId(),
-      projectId: u.user.projectId,
-      live: u.user.live,
-      type,
-      createdAt: u.at,
-      actualCreatedAt: u.now,
-      user: eventUser(u.user),
-      location: u.location,
-      locationAccuracy: u.accuracyMeters,
-      confidence,
-      ...(durationMinutes !== undefined ? { duration: durationMinutes } : {}),
-      ...(u.replayed ? { replayed: true } : {}),
-      extra,
-    };
+    return updateEvent(u, type, confidence, extra, durationMinutes);
   }
 }
 

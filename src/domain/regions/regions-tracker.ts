@@ -1,6 +1,5 @@
-import type { EventType, LocationEvent } from '../events/event.js';
-import { eventUser } from '../events/geofence-events.js';
-import { newId } from '../ids.js';
+import type { LocationEvent } from '../events/event.js';
+import { updateEvent } from '../events/update-event.js';
 import type { TrackContribution, TrackParticipant, TrackUpdate } from '../tracking/track-participant.js';
 import { REGION_TYPES, type Region, type RegionType } from './region.js';
 import type { RegionService } from './region-service.js';
@@ -41,22 +40,7 @@ export class RegionsTracker implements TrackParticipant {
   }
 
   private event(u: TrackUpdate, verb: 'entered' | 'exited', region: Region, durationMinutes?: number): LocationEvent {
-    const type: EventType = `user.${verb}_region_${EVENT_SUFFIX[region.type]}`;
-    return {
-      id: newId(),
-      projectId: u.user.projectId,
-      live: u.user.live,
-      type,
-      createdAt: u.at,
-      actualCreatedAt: u.now,
-      user: eventUser(u.user),
-      location: u.location,
-      locationAccuracy: u.accuracyMeters,
-      // Regions are tens of kilometres across: a fix is almost never in doubt about which one it is in.
-      confidence: 3,
-      ...(durationMinutes !== undefined ? { duration: durationMinutes } : {}),
-      ...(u.replayed ? { replayed: true } : {}),
-      extra: { region },
-    };
+    // Regions are tens of kilometres across: a fix is almost never in doubt about which one it is in.
+    return updateEvent(u, `user.${verb}_region_${EVENT_SUFFIX[region.type]}`, 3, { region }, durationMinutes);
   }
 }
