@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Store, StoreChange } from '../store.js';
+import { GroupCommit } from './group-commit.js';
 import { openDatabase, type SqliteDb } from './open-database.js';
 import { SqliteBeaconStore } from './sqlite-beacon-store.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
@@ -28,13 +29,14 @@ export class SqliteStore implements Store {
 
   constructor(readonly db: SqliteDb) {
     this.projects = new SqliteProjectStore(db);
-    this.users = new SqliteUserStore(db);
+    const commits = new GroupCommit(db);
+    this.users = new SqliteUserStore(db, commits);
     this.geofences = new SqliteGeofenceStore(db);
     this.beacons = new SqliteBeaconStore(db);
     this.settings = new SqliteSettingsStore(db);
     this.usage = new SqliteUsageStore(db);
     this.events = new SqliteEventStore(db);
-    this.trips = new SqliteTripStore(db);
+    this.trips = new SqliteTripStore(db, commits);
   }
 
   /** Opens `<dataDir>/whereabouts.db`. */

@@ -2,14 +2,19 @@ import type { Page } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { isTripActive, type Trip, type TripLocation } from '../../domain/trips/trip.js';
 import type { TripListQuery, TripStore, TripWrite } from '../store.js';
-import { type SqliteDb, writeTransaction } from './open-database.js';
+import { GroupCommit } from './group-commit.js';
+import type { SqliteDb } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
 import { insertEventRows } from './sqlite-event-store.js';
 
 const TENANT = 'project_id = @p AND live = @l';
 
 export class SqliteTripStore implements TripStore {
-  constructor(private readonly db: SqliteDb) {}
+  constructor(
+    private readonly db: SqliteDb,
+    /** Trips are saved on every track of a trip: their writes share the tracks' group commits. */
+    private readonly commits: GroupCommit = new GroupCommit(db),
+  ) {}
 
   async get(tenant: Tenant, id: string): Promise<Trip | null> {
     return this.one(
@@ -42,7 +47,7 @@ export class SqliteTripStore implements TripStore {
   }
 
   async save(trip: Trip, write: TripWrite = {}): Promise<void> {
-    writeTransaction(this.db, () => {
+    await this.commits.commit(() => {
       statement(
         this.db,
         `INSERT INTO trips (id, project_id, live, external_id, user_pk, user_id, device_id, status, active,

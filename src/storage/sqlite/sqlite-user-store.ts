@@ -9,11 +9,11 @@ import { pagedDocs, statement } from './paged-query.js';
 import { insertEventRows } from './sqlite-event-store.js';
 
 export class SqliteUserStore implements UserStore {
-  private readonly tracks: GroupCommit;
-
-  constructor(private readonly db: SqliteDb) {
-    this.tracks = new GroupCommit(db);
-  }
+  constructor(
+    private readonly db: SqliteDb,
+    /** Shared with the trip store, so a track's user and trip writes ride the same commits. */
+    private readonly tracks: GroupCommit = new GroupCommit(db),
+  ) {}
 
   async list(tenant: Tenant, page: PageQuery): Promise<Page<User>> {
     return pagedDocs<User>(this.db, {
