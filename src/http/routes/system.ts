@@ -21,12 +21,10 @@ export function systemRoutes(app: FastifyInstance, { store, rateLimiter }: AppDe
       // Redis, when REDIS_URL is set: without it every rate-limited request is refused.
       await rateLimiter.ping();
     } catch (err) {
-      return reply
-        .code(503)
-        .send({
-          ...errorBody(503, undefined, `rate limiter is unreachable: ${(err as Error).message}`),
-          status: 'unready',
-        });
+      return reply.code(503).send({
+        ...errorBody(503, undefined, `rate limiter is unreachable: ${(err as Error).message}`),
+        status: 'unready',
+      });
     }
     return { meta: { code: 200 }, status: 'ready', store: store.engine };
   });
