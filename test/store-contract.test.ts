@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { LocationEvent } from '../src/domain/events/event.js';
+import type { Geofence } from '../src/domain/geofences/geofence.js';
+import { buildGeofenceShape } from '../src/domain/geofences/geofence-shape.js';
+import type { Tenant } from '../src/domain/tenant.js';
+import type { User } from '../src/domain/users/user.js';
+import { PostgresStore } from '../src/storage/postgres/postgres-store.js';
+import { SqliteStore } from '../src/storage/sqlite/sqlite-store.js';
+import type { Store } from '../src/storage/store.js';
+import { engineEnv } from './helpers/engine.js';
+
+/**
+ * The Store ports themselves, on the engine this run uses (SQLite, or PostgreSQL under
+ * TEST_STORE=postgres): what the HTTP suite relies on, checked below the HTTP layer.
+ */
+describe(`store contract (${process.env.TEST_STORE === 'postgres' ? 'PostgreSQL' : 'SQLite'})`, () => {
+  let store: Store;
+  let cleanup: () => Promise<void>;
+  const tenant: Tenant = { projectId: 'contract', live: false };
+  const other: Tenant = { projectId: 'contract', live: true };
+
+  before(async () => {
+    const engine = await engineEnv();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'whereabouts-contract-'));
+    if (engine.env.DATABASE_URL) {
+      // Opening twice runs the migrations twice: the second finds them applied.
+      await (await PostgresStore.open(engine.env.DATABASE_URL)).close();
+      store = await PostgresStore.open(engine.env.DATABASE_URL);
+    } else store = SqliteStore.open(dir);
+    cleanup = async () => {
+      await store.close();
+      await engine.cleanup();
+      fs.rmSync(dir, { recursive: true, force: true });
+    };
+  });
+  after(() => cleanup?.());
+
+  const user = (id: string, over: Partial<User> = {}): User => ({
+    id,
+    projectId: tenant.projectId,
+    live: tenant.live,
+    userId: null,
+    deviceId: `dev-${id}`,
+    installId: null,
+    description: null,
+    metadata: null,
+    location: [-73.99, 40.7],
+    locationAccuracy: 10,
+    foreground: true,
+    stopped: false,
+    deviceType: 'iOS',
+    ip: null,
+    geofences: [],
+    state: {},
+    createdAt: 1000,
+    updatedAt: 1000,
+    ...over,
+  });
+  const event = (u: User, id: string): LocationEvent => ({
+    id,
+    projectId: u.projectId,
+    live: u.live,
+    type: 'user.entered_geofence',
+    createdAt: u.updatedAt,
+    actualCreatedAt: u.updatedAt,
+    user: { id: u.id, userId: u.userId, deviceId: u.deviceId, metadata: u.metadata },
+    location: u.location!,
+    locationAccuracy: 10,
+    confidence: 3,
+  });
+
+  it('users: get by _id, userId, deviceId, in the tenant only', async () => {
+    await store.users.save(user('u1', { userId: 'app-1', metadata: { quote: "it's \\ here" } }));
+    for (const key of ['u1', 'app-1', 'dev-u1']) assert.equal((await store.users.get(tenant, key))?.id, 'u1', key);
+    assert.deepEqual((await store.users.get(tenant, 'u1'))?.metadata, { quote: "it's \\ here" });
+    assert.equal(await store.users.get(other, 'u1'), null);
+  });
+
+  it('trackUpdate writes the user and its events in one transaction, and nothing when compute throws', async () => {
+    const identity = { userId: null, deviceId: 'dev-t1' };
+    const made = await store.users.trackUpdate(tenant, identity, async (found) => {
+      assert.deepEqual(found, { byUserId: null, byDeviceId: null });
+      const u = user('t1', { deviceId: 'dev-t1', updatedAt: 2000 });
+      return { user: u, events: [event(u, 'e1'), event(u, 'e2')], result: u.id };
+    });
+    assert.equal(made, 't1');
+    const page = await store.events.list(tenant, { limit: 10 });
+    assert.deepEqual(page.items.map((e) => e.id).sort(), ['e1', 'e2']);
+    await assert.rejects(
+      store.users.trackUpdate(tenant, identity, async (found) => {
+        assert.equal(found.byDeviceId?.id, 't1');
+        throw new Error('compute failed');
+      }),
+      /compute failed/,
+    );
+    assert.equal((await store.users.get(tenant, 't1'))?.updatedAt, 2000);
+  });
+
+  it('geofences: upsert by tag + externalId keeps _id and createdAt; delete removes it', async () => {
+    const base: Geofence = {
+      id: 'g1',
+      projectId: tenant.projectId,
+      live: tenant.live,
+      tag: 'store',
+      externalId: '1',
+      description: 'one',
+      type: 'circle',
+      ...buildGeofenceShape('circle', [-73.99, 40.7], 100),
+      mode: null,
+      metadata: null,
+      userId: null,
+      enabled: true,
+      disableAfter: null,
+      deleteAfter: null,
+      stopDetection: null,
+      dwellThreshold: null,
+      createdAt: 1,
+      updatedAt: 1,
+    };
+    const first = await store.geofences.upsert(base);
+    const second = await store.geofences.upsert({ ...base, id: 'g2', createdAt: 5, description: 'two' });
+    assert.equal(second.id, first.id);
+    assert.equal(second.createdAt, 1);
+    assert.equal((await store.geofences.get(tenant, first.id))?.description, 'two');
+    assert.equal((await store.geofences.all(tenant)).length, 1);
+    assert.equal(await store.geofences.delete(tenant, first.id), true);
+    assert.equal(await store.geofences.get(tenant, first.id), null);
+  });
+
+  it('trips: exclusive, when the engine has it, runs holders of one trip one at a time', async () => {
+    const { trips } = store;
+    if (!trips.exclusive) return; // SQLite: the trip engine's in-process lock serialises instead
+    const exclusive = trips.exclusive.bind(trips);
+    const order: string[] = [];
+    const hold = (name: string, ms: number) =>
+      exclusive(tenant, 'trip-x', async () => {
+        order.push(`${name}+`);
+        await new Promise((r) => setTimeout(r, ms));
+        order.push(`${name}-`);
+      });
+    await Promise.all([hold('a', 100), hold('b', 10), exclusive(tenant, 'trip-y', async () => order.push('y'))]);
+    const x = order.filter((o) => o !== 'y');
+    assert.ok(
+      JSON.stringify(x) === '["a+","a-","b+","b-"]' || JSON.stringify(x) === '["b+","b-","a+","a-"]',
+      x.join(' '),
+    );
+  });
+
+  it('users near a point, when the engine answers it, nearest first within the radius', async () => {
+    const { users } = store;
+    if (!users.near) return; // SQLite: user search uses the in-memory index
+    await users.save(user('n1', { location: [-74.1, 40.8] }));
+    await users.save(user('n2', { location: [-74.1005, 40.8] }));
+    await users.save(user('n3', { location: [-74.2, 40.8] }));
+    const found = await users.near(tenant, [-74.1, 40.8], 100, 10, 0);
+    assert.deepEqual(
+      found.map((u) => u.id),
+      ['n1', 'n2'],
+    );
+    assert.deepEqual(
+      (await users.near(tenant, [-74.1, 40.8], 100, 1, 1)).map((u) => u.id),
+      ['n2'],
+    );
+  });
+});
