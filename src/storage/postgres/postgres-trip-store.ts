@@ -7,7 +7,7 @@ import { inTransaction } from './open-pool.js';
 import { pagedDocs } from './paged-docs.js';
 import { insertEventRows } from './postgres-event-store.js';
 import { Semaphore } from './semaphore.js';
-import { lockForTransaction, trackTransactionClient } from './track-transaction.js';
+import { lockForTransaction, type PrefetchedTrips, trackTransaction } from './track-transaction.js';
 
 const UPSERT = `INSERT INTO trips (id, project_id, live, external_id, user_pk, user_id, device_id, status, active,
     destination_tag, destination_external_id, eta_duration, created_at, updated_at, doc)
@@ -39,8 +39,8 @@ export class PostgresTripStore implements TripStore {
    */
   exclusive<T>(tenant: Tenant, externalId: string, fn: () => Promise<T>): Promise<T> {
     const key = `${tenant.projectId}|${tenant.live}|trip|${externalId}`;
-    const track = trackTransactionClient.getStore();
-    if (track) return lockForTransaction(track, key).then(fn);
+    const track = trackTransaction.getStore();
+    if (track) return lockForTransaction(track.client, key).then(fn);
     return this.lockSlots.run(() =>
       inTransaction(this.pool, async (c) => {
         await lockForTransaction(c, key);
@@ -61,7 +61,10 @@ export class PostgresTripStore implements TripStore {
     tenant: Tenant,
     owner: { userPk: string | null; userId: string | null; deviceId: string | null },
   ): Promise<Trip | null> {
-    // One round trip per track; a null parameter matches nothing, as in SqliteTripStore.activeFor.
+    // Inside a track the transaction's first batch has read the candidates already.
+    const prefetched = trackTransaction.getStore()?.activeTrips;
+    if (prefetched && covers(prefetched, owner)) return pick(prefetched, owner);
+    // One round trip; a null parameter matches nothing, as in SqliteTripStore.activeFor.
     const active = 'FROM trips WHERE project_id = $1 AND live = $2 AND active';
     const { rows } = await this.pool.query<{ doc: Trip }>({
       name: 'trip-active-for',
@@ -76,6 +79,7 @@ export class PostgresTripStore implements TripStore {
   }
 
   async save(trip: Trip, write: TripWrite = {}): Promise<void> {
+    this.forgetPrefetched();
     const row = [
       trip.id,
       trip.projectId,
@@ -126,6 +130,7 @@ export class PostgresTripStore implements TripStore {
   }
 
   async expireStale(tenant: Tenant, updatedAtOrBefore: number): Promise<number> {
+    this.forgetPrefetched();
     const res = await this.pool.query(
       `UPDATE trips SET status = 'expired', active = false, doc = jsonb_set(doc, '{status}', '"expired"')
        WHERE project_id = $1 AND live = $2 AND active AND updated_at <= $3`,
@@ -162,6 +167,12 @@ export class PostgresTripStore implements TripStore {
     return { items: rows.slice(0, q.limit).map((r) => r.doc), hasMore: rows.length > q.limit };
   }
 
+  /** A trip write inside a track makes the trips its transaction read up front stale. */
+  private forgetPrefetched(): void {
+    const track = trackTransaction.getStore();
+    if (track) track.activeTrips = null;
+  }
+
   private async one(where: string, tenant: Tenant, params: unknown[]): Promise<Trip | null> {
     const { rows } = await this.pool.query<{ doc: Trip }>(
       `SELECT doc FROM trips WHERE project_id = $1 AND live = $2 ${where}`,
@@ -169,4 +180,33 @@ export class PostgresTripStore implements TripStore {
     );
     return rows[0]?.doc ?? null;
   }
+}
+
+type Owner = { userPk: string | null; userId: string | null; deviceId: string | null };
+
+/**
+ * Whether the prefetched trips answer `activeFor(owner)`: the owner is the tracked user, i.e. has the
+ * track's deviceId, an app userId the identity reaches (or none), and a `_id` the identity reaches or
+ * a new one (which no trip can name yet).
+ */
+function covers(p: PrefetchedTrips, owner: Owner): boolean {
+  return owner.deviceId === p.deviceId && (owner.userId === null || p.userIds.has(owner.userId));
+}
+
+/** `activeFor`'s choice among the prefetched rows: the user's own, else waiting by userId, else by deviceId. */
+function pick(p: PrefetchedTrips, owner: Owner): Trip | null {
+  const rank = (r: PrefetchedTrips['rows'][number]): number => {
+    if (owner.userPk !== null && r.user_pk === owner.userPk) return 0;
+    if (r.user_pk !== null) return -1;
+    if (owner.userId !== null && r.user_id === owner.userId) return 1;
+    if (r.user_id === null && owner.deviceId !== null && r.device_id === owner.deviceId) return 2;
+    return -1;
+  };
+  let best: { k: number; row: PrefetchedTrips['rows'][number] } | null = null;
+  for (const row of p.rows) {
+    const k = rank(row);
+    if (k < 0) continue;
+    if (!best || k < best.k || (k === best.k && row.created_at > best.row.created_at)) best = { k, row };
+  }
+  return best?.row.doc ?? null;
 }

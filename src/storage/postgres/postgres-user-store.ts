@@ -9,7 +9,7 @@ import { pagedDocs } from './paged-docs.js';
 import { insertEventsSql } from './postgres-event-store.js';
 import { Semaphore } from './semaphore.js';
 import { lit, row, runBatch } from './sql-batch.js';
-import { trackTransactionClient } from './track-transaction.js';
+import { type PrefetchedTrips, trackTransaction } from './track-transaction.js';
 
 /** Connections of the pool that track transactions may hold at once (see `trackSlots`). */
 export const TRACK_TRANSACTION_SLOTS = 8;
@@ -94,8 +94,19 @@ export class PostgresUserStore implements UserStore {
         'BEGIN',
         ...locks.map((k) => `SELECT pg_advisory_xact_lock(hashtextextended(${lit(k)}, 0))`),
         lockedCandidateSql(tenant, ...first),
+        ...activeTripsSql(tenant, identity),
       ]);
-      const hit = (results[results.length - 1] as Array<{ doc: User }>)[0]?.doc ?? null;
+      const [reachable, trips] = results.slice(-2) as [
+        Array<{ id: string; user_id: string | null }>,
+        PrefetchedTrips['rows'],
+      ];
+      const activeTrips: PrefetchedTrips = {
+        userPks: new Set(reachable.map((r) => r.id)),
+        userIds: new Set([...reachable.map((r) => r.user_id), identity.userId].filter((v): v is string => v !== null)),
+        deviceId: identity.deviceId,
+        rows: trips,
+      };
+      const hit = (results[results.length - 3] as Array<{ doc: User }>)[0]?.doc ?? null;
       let found: TrackCandidates = { byUserId: null, byDeviceId: hit };
       if (identity.userId !== null) {
         found = { byUserId: hit, byDeviceId: null };
@@ -104,7 +115,7 @@ export class PostgresUserStore implements UserStore {
           found.byDeviceId = (byDevice as Array<{ doc: User }>)[0]?.doc ?? null;
         }
       }
-      const { user, events, result } = await trackTransactionClient.run(c, () => compute(found));
+      const { user, events, result } = await trackTransaction.run({ client: c, activeTrips }, () => compute(found));
       await runBatch(c, [...userRowsSql(user), ...insertEventsSql(events), 'COMMIT']);
       return result;
     } catch (err) {
@@ -185,6 +196,23 @@ function userRowsSql(user: User): string[] {
     );
   }
   return out;
+}
+
+/**
+ * The users the identity can reach (`_id`, app userId), and the active trips any of them, or a new
+ * user with these ids, could own: a superset of what `TripStore.activeFor` looks at during the track.
+ */
+function activeTripsSql(tenant: Tenant, identity: TrackIdentity): string[] {
+  const users = `FROM users WHERE project_id = ${lit(tenant.projectId)} AND live = ${lit(tenant.live)}
+    AND (device_id = ${lit(identity.deviceId)} OR user_id = ${lit(identity.userId)})`;
+  return [
+    `SELECT id, user_id ${users}`,
+    `SELECT doc, user_pk, user_id, device_id, created_at FROM trips
+     WHERE project_id = ${lit(tenant.projectId)} AND live = ${lit(tenant.live)} AND active AND (
+       user_pk IN (SELECT id ${users})
+       OR (user_pk IS NULL AND (device_id = ${lit(identity.deviceId)} OR user_id = ${lit(identity.userId)}
+         OR user_id IN (SELECT user_id ${users}))))`,
+  ];
 }
 
 /** The newest user with this `userId` or `deviceId`, read FOR UPDATE (inside the track's transaction). */

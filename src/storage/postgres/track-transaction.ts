@@ -1,12 +1,37 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
+import type { Trip } from '../../domain/trips/trip.js';
 
-/**
- * The connection of the track transaction the current async call runs inside, if any. A track's
- * participants (trips) take their locks on it instead of on a connection of their own: a track
- * already holds one connection, and holding a second while waiting could use up the pool.
- */
-export const trackTransactionClient = new AsyncLocalStorage<pg.PoolClient>();
+/** A track transaction, as the stores see it from inside the track's `compute`. */
+export interface TrackTransaction {
+  /**
+   * Its connection. A track's participants (trips) take their locks on it instead of on a connection
+   * of their own: a track already holds one, and holding a second while waiting could use up the pool.
+   */
+  client: pg.PoolClient;
+  /**
+   * Active trips that may belong to the tracked user, read in the transaction's first batch so the
+   * trips step needs no round trip of its own (see `PostgresTripStore.activeFor`); null once a trip
+   * write makes them stale.
+   */
+  activeTrips: PrefetchedTrips | null;
+}
+
+export interface PrefetchedTrips {
+  /** `_id`s of the users the identity can reach, and their app userIds, plus the track's own ids. */
+  userPks: Set<string>;
+  userIds: Set<string>;
+  deviceId: string;
+  rows: Array<{
+    doc: Trip;
+    user_pk: string | null;
+    user_id: string | null;
+    device_id: string | null;
+    created_at: number;
+  }>;
+}
+
+export const trackTransaction = new AsyncLocalStorage<TrackTransaction>();
 
 /** Blocks until this transaction holds the advisory lock named `key`; COMMIT or ROLLBACK frees it. */
 export async function lockForTransaction(c: pg.PoolClient, key: string): Promise<void> {
