@@ -321,6 +321,10 @@ describe('an API process while PostgreSQL or Redis is unreachable', { skip }, ()
     const ready = await get('/readyz');
     assert.equal(ready.status, 503);
     assert.match(ready.body.meta.message, /^store is unreachable/);
+    // A request that needs the database is refused as unavailable (503), never as our fault (500).
+    const refused = await get('/v1/geofences?limit=1', keys.secret);
+    assert.equal(refused.status, 503, JSON.stringify(refused.body));
+    assert.equal(refused.headers.get('retry-after'), '1');
     assert.equal(serve.child.exitCode, null, 'the process is still up');
     await db.up();
     await until('ready again', async () => (await get('/readyz')).status === 200);

@@ -19,6 +19,19 @@ const CLIENT_ERRORS: Record<string, { status: number; param: string; message: st
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, param: 'body', message: 'body must be valid JSON.' },
 };
 
+// Node's socket errors, PostgreSQL's connection-exception class (08) and shutdown codes (57P0x), and
+// SQLite's lock waits that outlasted busy_timeout: the request was fine, the store was not there.
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'SQLITE_BUSY']);
+
+/** Whether an error says the store cannot be reached now (ARCHITECTURE.md §5: 503), not that we failed. */
+export function isStoreUnavailable(err: { code?: unknown; message?: unknown }): boolean {
+  const code = typeof err.code === 'string' ? err.code : '';
+  if (UNAVAILABLE_CODES.has(code) || code.startsWith('08') || /^57P0[1-3]$/.test(code)) return true;
+  // pg's pool gives up waiting for a connection with a plain Error.
+  const message = typeof err.message === 'string' ? err.message : '';
+  return /timeout exceeded when trying to connect|Connection terminated/i.test(message);
+}
+
 /** Renders every error as `{meta: {code, param, message}}`; only our own faults become 500. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
@@ -31,6 +44,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (err instanceof SyntaxError || (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)) {
       const status = err.statusCode && err.statusCode < 500 ? err.statusCode : 400;
       return reply.code(status).send(errorBody(status, 'body', `body could not be read: ${err.message}`));
+    }
+    if (isStoreUnavailable(err)) {
+      req.log.warn({ err }, 'store unavailable');
+      reply.header('retry-after', '1');
+      return reply.code(503).send(errorBody(503, undefined, 'The data store is unavailable; retry shortly.'));
     }
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send(errorBody(500, undefined, 'Internal server error.'));
