@@ -87,20 +87,7 @@ async function measureLoad(
     ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
     duration: ctx.durationSeconds,
     pipelining: 1,
-    requests: [
-      {
-        setupRequest: (req: autocannon.Request): autocannon.Request => {
-          const r = next();
-          return {
-            ...req,
-            method: r.method ?? 'GET',
-            path: r.path,
-            headers: { ...req.headers, ...r.headers },
-            body: r.body,
-          };
-        },
-      },
-    ],
+    requests: Array.isArray(requests) ? prebuilt(requests) : [{ setupRequest: setupFrom(next) }],
   });
   return {
     name,
@@ -109,6 +96,27 @@ async function measureLoad(
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+// A fixed list is handed to autocannon as it is, which serialises each request once per connection
+// instead of building one per request in a callback: the load generator shares the server's two
+// cores, and its cost per request shows directly in the server's throughput.
+const PREBUILT_MAX = 1000;
+
+function prebuilt(list: LoadRequest[]): autocannon.Request[] {
+  return list.slice(0, PREBUILT_MAX).map((r) => ({
+    method: r.method ?? 'GET',
+    path: r.path,
+    ...(r.headers ? { headers: r.headers } : {}),
+    ...(r.body !== undefined ? { body: r.body } : {}),
+  }));
+}
+
+function setupFrom(next: () => LoadRequest) {
+  return (req: autocannon.Request): autocannon.Request => {
+    const r = next();
+    return { ...req, method: r.method ?? 'GET', path: r.path, headers: { ...req.headers, ...r.headers }, body: r.body };
   };
 }
 
