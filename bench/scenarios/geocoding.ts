@@ -31,7 +31,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   if (await servesQueens(ctx)) return measureAll(ctx, layer);
   const server = await startServerProcess({ GEODATA_DIR: packDir, DATA_DIR: ctx.dataDir });
   try {
-    return await measureAll({ ...ctx, url: server.url, urls: undefined }, layer);
+    return await measureAll({ ...ctx, url: server.url, urls: undefined, serverPids: [server.pid] }, layer);
   } finally {
     await server.stop();
   }

@@ -43,7 +43,14 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
     await server.cli(['projects', 'set', 'bench', '--rate-limit', '10000000']);
     await new Promise((r) => setTimeout(r, 500));
     const keys = created.keys.test;
-    const here: BenchContext = { ...ctx, url: server.url, urls: [server.url], dataDir: server.dataDir, keys };
+    const here: BenchContext = {
+      ...ctx,
+      url: server.url,
+      urls: [server.url],
+      serverPids: [server.pid],
+      dataDir: server.dataDir,
+      keys,
+    };
     const headers = auth(keys.publishable);
 
     const routes = Array.from({ length: 5000 }, () => ({
