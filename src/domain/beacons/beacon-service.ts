@@ -44,15 +44,22 @@ export class BeaconService {
 
   /** Updates the beacon with this tag and externalId, or creates it. */
   async upsert(tenant: Tenant, tag: string, externalId: string, input: BeaconInput): Promise<Beacon> {
-    const existing = await this.beacons.getByTag(tenant, tag, externalId);
-    const now = this.clock.now();
-    const beacon = this.build(tenant, existing?.id ?? newId(), existing?.createdAt ?? now, now, {
-      ...input,
-      tag,
-      externalId,
-    });
-    await this.write(() => (existing ? this.beacons.replace(beacon) : this.beacons.insert(beacon)));
-    return beacon;
+    for (let attempt = 0; ; attempt++) {
+      const existing = await this.beacons.getByTag(tenant, tag, externalId);
+      const now = this.clock.now();
+      const beacon = this.build(tenant, existing?.id ?? newId(), existing?.createdAt ?? now, now, {
+        ...input,
+        tag,
+        externalId,
+      });
+      try {
+        await this.write(() => (existing ? this.beacons.replace(beacon) : this.beacons.insert(beacon)));
+        return beacon;
+      } catch (err) {
+        // A concurrent upsert of this tag and externalId created it first: update that beacon instead.
+        if (existing || attempt > 0 || !(await this.beacons.getByTag(tenant, tag, externalId))) throw err;
+      }
+    }
   }
 
   async get(tenant: Tenant, id: string): Promise<Beacon> {
