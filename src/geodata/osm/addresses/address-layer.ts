@@ -5,22 +5,10 @@ import { numbers, strings } from '../../column-tables.js';
 import { readTable, writeTable } from '../../table-file.js';
 import type { OsmBuildResult } from '../import-osm.js';
 import type { OsmFile } from '../osm-file.js';
-import { collectAddresses } from './collect-addresses.js';
+import { type CollectedAddress, collectAddresses } from './collect-addresses.js';
 
-/** One address of the layer, as tagged (empty strings where a tag is absent). */
-export interface AddressRow {
-  number: string;
-  unit: string;
-  /** The street as tagged (`addr:street`). */
-  street: string;
-  postcode: string;
-  city: string;
-  state: string;
-  lon: number;
-  lat: number;
-  /** The street of the layer it lies on, or -1 when no highway of that name is near. */
-  streetId: number;
-}
+/** One address of the layer, as tagged (empty strings where a tag is absent), without the build's sort keys. */
+export type AddressRow = Omit<CollectedAddress, 'key' | 'value'>;
 
 /** A hit of a nearest-feature search: the row, its distance in meters and the nearest point of it. */
 export interface NearestHit {
