@@ -1,3 +1,4 @@
+import { ringContains } from '../geo/ring-contains.js';
 import type { Position } from '../geo/types.js';
 import type { PolygonCoordinates } from './polygon-file.js';
 
@@ -20,7 +21,7 @@ export function labelPoint(geometry: PolygonCoordinates): Position {
   }
   if (best.length === 0) return [0, 0];
   const centroid = ringCentroid(best);
-  if (centroid && ringContains(best, centroid)) return centroid;
+  if (centroid && ringContains(best, centroid[0], centroid[1])) return centroid;
   return widestSpanMidpoint(best);
 }
 
@@ -43,16 +44,6 @@ function ringCentroid(ring: Position[]): Position | null {
     y += (ring[j]![1] + ring[i]![1]) * f;
   }
   return [x / (6 * area), y / (6 * area)];
-}
-
-function ringContains(ring: Position[], [x, y]: Position): boolean {
-  let inside = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i]!;
-    const [xj, yj] = ring[j]!;
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
 }
 
 function widestSpanMidpoint(ring: Position[]): Position {

@@ -66,14 +66,8 @@ export class UserSearch {
           index.remove(c.id);
           continue;
         }
-        const d = distanceMeters(q.near, user.location);
-        if (d > q.radiusMeters || !matchesMetadata(user.metadata, q.metadata)) continue;
-        if (q.travel && this.router) {
-          const route = await this.router.route(user.location, q.near, q.travel.mode);
-          if (route.durationSeconds > q.travel.minutes * 60) continue;
-          // Travel-time searches list the quickest to reach `near` first.
-          hits.push({ user, distanceMeters: d, order: route.durationSeconds });
-        } else hits.push({ user, distanceMeters: d, order: d });
+        const hit = await this.hit(user, user.location, q);
+        if (hit) hits.push(hit);
       }
     }
     return this.answer(tenant, q, hits);
@@ -94,18 +88,29 @@ export class UserSearch {
     for (let offset = 0; hits.length < q.limit; offset += page) {
       const users = await near(tenant, q.near, q.radiusMeters + 10, page, offset);
       for (const user of users) {
-        if (!user.location) continue;
-        const d = distanceMeters(q.near, user.location);
-        if (d > q.radiusMeters || !matchesMetadata(user.metadata, q.metadata)) continue;
-        if (q.travel && this.router) {
-          const route = await this.router.route(user.location, q.near, q.travel.mode);
-          if (route.durationSeconds > q.travel.minutes * 60) continue;
-          hits.push({ user, distanceMeters: d, order: route.durationSeconds });
-        } else hits.push({ user, distanceMeters: d, order: d });
+        const hit = user.location ? await this.hit(user, user.location, q) : null;
+        if (hit) hits.push(hit);
       }
       if (users.length < page) break;
     }
     return this.answer(tenant, q, hits);
+  }
+
+  /**
+   * The user as a hit when it is within the radius (or the travel time) and matches the metadata; travel-time
+   * searches order by the time to reach `near`, the quickest first, others by distance.
+   */
+  private async hit(
+    user: User,
+    location: Position,
+    q: UserSearchQuery,
+  ): Promise<{ user: User; distanceMeters: number; order: number } | null> {
+    const d = distanceMeters(q.near, location);
+    if (d > q.radiusMeters || !matchesMetadata(user.metadata, q.metadata)) return null;
+    if (!q.travel || !this.router) return { user, distanceMeters: d, order: d };
+    const route = await this.router.route(location, q.near, q.travel.mode);
+    if (route.durationSeconds > q.travel.minutes * 60) return null;
+    return { user, distanceMeters: d, order: route.durationSeconds };
   }
 
   private async answer(

@@ -1,4 +1,5 @@
 import { METERS_PER_DEGREE } from '../../../geo/distance-meters.js';
+import { ringContains } from '../../../geo/ring-contains.js';
 import type { Position } from '../../../geo/types.js';
 import { labelPoint } from '../../label-point.js';
 import type { OsmFile, OsmRelation, OsmTags, OsmWay } from '../osm-file.js';
@@ -260,16 +261,6 @@ function bboxOf(ring: Position[]): [number, number, number, number] {
     if (y > y1) y1 = y;
   }
   return [x0, y0, x1, y1];
-}
-
-function ringContains(ring: Position[], x: number, y: number): boolean {
-  let inside = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i]!;
-    const [xj, yj] = ring[j]!;
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
 }
 
 /** Names go into newline-separated table columns: keep them on one line and trimmed. */
