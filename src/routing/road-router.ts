@@ -2,8 +2,9 @@ import type { TravelMode } from '../domain/geofences/geofence.js';
 import { distanceMeters } from '../geo/distance-meters.js';
 import type { Position } from '../geo/types.js';
 import type { PackSource } from '../geodata/live-pack.js';
+import type { GeodataPack } from '../geodata/pack.js';
 import { ESTIMATE_PROFILES, estimateRoute } from './estimate-router.js';
-import type { ModeGraph, Snap } from './graph/mode-graph.js';
+import type { ModeGraph, NetworkRoute, Snap } from './graph/mode-graph.js';
 import type { Router, RouteSummary } from './router.js';
 
 /** How far from the nearest routable road a point may be and still be routed on it. */
@@ -32,53 +33,34 @@ export class RoadRouter implements Router {
   /** The route now (graphs are in memory); `withLine` adds its geometry. */
   routeSync(origin: Position, destination: Position, mode: TravelMode, withLine = false): DetailedRoute {
     const graphs = this.graphs(mode);
-    const snap = (p: Position) => graphs.map((g) => g.snap(p, SNAP_LIMIT_METERS));
-    return this.between(graphs, origin, snap(origin), destination, snap(destination), mode, withLine);
+    const from = snapOn(graphs, origin);
+    const to = snapOn(graphs, destination);
+    const g = onGraph(graphs, origin, from, destination, to);
+    if (g < 0) return estimated(origin, destination, mode, withLine);
+    const r = graphs[g]!.route(from[g]!, to[g]!, withLine);
+    return onRoads(origin, from[g]!, destination, to[g]!, r, mode, withLine);
   }
 
-  /** Every origin to every destination, rows by origin; each point is snapped once. */
+  /**
+   * Every origin to every destination, rows by origin: each point is snapped once, and each region's
+   * graph answers all its pairs in one many-to-many query.
+   */
   matrixSync(origins: readonly Position[], destinations: readonly Position[], mode: TravelMode): DetailedRoute[][] {
     const graphs = this.graphs(mode);
-    const snap = (p: Position) => graphs.map((g) => g.snap(p, SNAP_LIMIT_METERS));
-    const to = destinations.map(snap);
-    return origins.map((o) => {
-      const from = snap(o);
-      return destinations.map((d, j) => this.between(graphs, o, from, d, to[j]!, mode, false));
-    });
-  }
-
-  /** The route on the first region where both points snapped, else the estimate. */
-  private between(
-    graphs: readonly ModeGraph[],
-    origin: Position,
-    originSnaps: ReadonlyArray<Snap | null>,
-    destination: Position,
-    destinationSnaps: ReadonlyArray<Snap | null>,
-    mode: TravelMode,
-    withLine: boolean,
-  ): DetailedRoute {
-    for (const [i, graph] of graphs.entries()) {
-      const a = originSnaps[i];
-      const b = destinationSnaps[i];
-      if (!a || !b) continue;
-      // Nearer each other than to the road: no point driving there (and the same point is 0).
-      const off = a.offMeters + b.offMeters;
-      if (distanceMeters(origin, destination) <= off) break;
-      const r = graph.route(a, b, withLine);
-      if (!r) break; // a disconnected piece: estimate
-      // The walk (or drive) between each point and the road it snapped to, at the mode's average speed.
-      const offSeconds = off / ((ESTIMATE_PROFILES[mode].speedKmh * 1000) / 3600);
-      const out: DetailedRoute = {
-        source: 'roads',
-        distanceMeters: r.meters + off,
-        durationSeconds: r.seconds + offSeconds,
-      };
-      if (withLine) out.line = [origin, ...(r.line ?? []), destination];
-      return out;
-    }
-    const estimate: DetailedRoute = { source: 'estimate', ...estimateRoute(origin, destination, mode) };
-    if (withLine) estimate.line = [origin, destination];
-    return estimate;
+    const from = origins.map((p) => snapOn(graphs, p));
+    const to = destinations.map((p) => snapOn(graphs, p));
+    const answers: Array<Array<Array<NetworkRoute | null>> | undefined> = [];
+    return origins.map((o, i) =>
+      destinations.map((d, j) => {
+        const g = onGraph(graphs, o, from[i]!, d, to[j]!);
+        if (g < 0) return estimated(o, d, mode, false);
+        answers[g] ??= graphs[g]!.matrix(
+          from.map((s) => s[g]!),
+          to.map((s) => s[g]!),
+        );
+        return onRoads(o, from[i]![g]!, d, to[j]![g]!, answers[g]![i]![j]!, mode, false);
+      }),
+    );
   }
 
   /** The mode's graph of the region whose roads are nearest to `p` (within the snap limit), with the snap. */
@@ -91,12 +73,79 @@ export class RoadRouter implements Router {
     return best;
   }
 
-  private graphs(mode: TravelMode): ModeGraph[] {
+  /** The mode's graphs of the current pack's regions, listed once per pack (this runs on every route). */
+  private graphs(mode: TravelMode): readonly ModeGraph[] {
     const pack = this.packs.current();
     if (!pack) return [];
-    return pack.osmRegions.flatMap((r) => {
-      const g = r.roads?.graph(mode);
-      return g ? [g] : [];
-    });
+    let byMode = this.graphsOf.get(pack);
+    if (!byMode) {
+      byMode = new Map();
+      this.graphsOf.set(pack, byMode);
+    }
+    let graphs = byMode.get(mode);
+    if (!graphs) {
+      graphs = pack.osmRegions.flatMap((r) => {
+        const g = r.roads?.graph(mode);
+        return g ? [g] : [];
+      });
+      byMode.set(mode, graphs);
+    }
+    return graphs;
   }
+
+  private readonly graphsOf = new WeakMap<GeodataPack, Map<TravelMode, ModeGraph[]>>();
+}
+
+/** The snap of `p` on each graph (null where it is farther than the limit from every road). */
+function snapOn(graphs: readonly ModeGraph[], p: Position): Array<Snap | null> {
+  const out: Array<Snap | null> = new Array(graphs.length);
+  for (let i = 0; i < graphs.length; i++) out[i] = graphs[i]!.snap(p, SNAP_LIMIT_METERS);
+  return out;
+}
+
+/** The first graph where both points snapped, or -1 for the estimate. */
+function onGraph(
+  graphs: readonly ModeGraph[],
+  origin: Position,
+  originSnaps: ReadonlyArray<Snap | null>,
+  destination: Position,
+  destinationSnaps: ReadonlyArray<Snap | null>,
+): number {
+  for (let i = 0; i < graphs.length; i++) {
+    const a = originSnaps[i];
+    const b = destinationSnaps[i];
+    if (!a || !b) continue;
+    // Nearer each other than to the road: no point driving there (and the same point is 0).
+    return distanceMeters(origin, destination) <= a.offMeters + b.offMeters ? -1 : i;
+  }
+  return -1;
+}
+
+/** The network route `r` between two snaps as the answer, or the estimate when it is null (disconnected). */
+function onRoads(
+  origin: Position,
+  a: Snap,
+  destination: Position,
+  b: Snap,
+  r: NetworkRoute | null,
+  mode: TravelMode,
+  withLine: boolean,
+): DetailedRoute {
+  if (!r) return estimated(origin, destination, mode, withLine);
+  // The walk (or drive) between each point and the road it snapped to, at the mode's average speed.
+  const off = a.offMeters + b.offMeters;
+  const offSeconds = off / ((ESTIMATE_PROFILES[mode].speedKmh * 1000) / 3600);
+  const out: DetailedRoute = {
+    source: 'roads',
+    distanceMeters: r.meters + off,
+    durationSeconds: r.seconds + offSeconds,
+  };
+  if (withLine) out.line = [origin, ...(r.line ?? []), destination];
+  return out;
+}
+
+function estimated(origin: Position, destination: Position, mode: TravelMode, withLine: boolean): DetailedRoute {
+  const estimate: DetailedRoute = { source: 'estimate', ...estimateRoute(origin, destination, mode) };
+  if (withLine) estimate.line = [origin, destination];
+  return estimate;
 }

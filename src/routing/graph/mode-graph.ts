@@ -191,6 +191,143 @@ export class ModeGraph {
   }
 
   /**
+   * Fastest routes from each source to each target (rows by source; null where either snap is missing or
+   * the network does not connect them), without lines. A many-to-many CH query: one upward search per
+   * target leaves a bucket entry at every node it settles, then one upward search per source reads the
+   * buckets of the nodes it settles — sources + targets searches instead of sources × targets.
+   */
+  matrix(sources: ReadonlyArray<Snap | null>, targets: ReadonlyArray<Snap | null>): Array<Array<NetworkRoute | null>> {
+    const { ch, fDist, fMeters, fSeen, bDist, bMeters, bSeen, fHeap, bHeap } = this;
+    const buckets = this.bucketsFor();
+    const gen = ++buckets.gen;
+    let entries = 0;
+    for (let j = 0; j < targets.length; j++) {
+      const b = targets[j];
+      if (!b) continue;
+      const stamp = ++this.stamp;
+      bHeap.clear();
+      for (const t of this.terminals(b, false)) {
+        if (bSeen[t.node] === stamp && bDist[t.node]! <= t.seconds) continue;
+        bSeen[t.node] = stamp;
+        bDist[t.node] = t.seconds;
+        bMeters[t.node] = t.meters;
+        bHeap.push(t.seconds, t.node);
+      }
+      while (bHeap.size > 0) {
+        const d = bHeap.peekKey();
+        const x = bHeap.peekValue();
+        bHeap.pop();
+        if (d > bDist[x]!) continue;
+        if (this.stalled(x, d, ch.upStart, ch.upNode, ch.upWeight, bDist, bSeen, stamp)) continue;
+        if (buckets.stamp[x] !== gen) {
+          buckets.stamp[x] = gen;
+          buckets.head[x] = -1;
+        }
+        buckets.add(entries, j, d, bMeters[x]!, buckets.head[x]!);
+        buckets.head[x] = entries++;
+        for (let i = ch.downStart[x]!, end = ch.downStart[x + 1]!; i < end; i++) {
+          const y = ch.downNode[i]!;
+          const nd = d + ch.downWeight[i]!;
+          if (bSeen[y] !== stamp || nd < bDist[y]!) {
+            bSeen[y] = stamp;
+            bDist[y] = nd;
+            bMeters[y] = bMeters[x]! + ch.downMeters[i]!;
+            bHeap.push(nd, y);
+          }
+        }
+      }
+    }
+    const { target, dist, meters, next } = buckets;
+    const best = new Float64Array(targets.length);
+    const bestMeters = new Float64Array(targets.length);
+    return sources.map((a) => {
+      const row: Array<NetworkRoute | null> = targets.map(() => null);
+      if (!a) return row;
+      const met = new Uint8Array(targets.length);
+      // Both on one chain, the direct way along it may beat leaving it.
+      for (let j = 0; j < targets.length; j++) {
+        const b = targets[j];
+        const direct = b && a.chain === b.chain ? this.alongChain(a, b, false) : null;
+        row[j] = direct;
+        best[j] = direct ? direct.seconds : Number.POSITIVE_INFINITY;
+      }
+      const stamp = ++this.stamp;
+      fHeap.clear();
+      for (const s of this.terminals(a, true)) {
+        if (fSeen[s.node] === stamp && fDist[s.node]! <= s.seconds) continue;
+        fSeen[s.node] = stamp;
+        fDist[s.node] = s.seconds;
+        fMeters[s.node] = s.meters;
+        fHeap.push(s.seconds, s.node);
+      }
+      let worst = 0;
+      for (let t = 0; t < best.length; t++) if (targets[t] && best[t]! > worst) worst = best[t]!;
+      while (fHeap.size > 0) {
+        const d = fHeap.peekKey();
+        if (d >= worst) break; // no target can improve any more
+        const x = fHeap.peekValue();
+        fHeap.pop();
+        if (d > fDist[x]!) continue;
+        if (this.stalled(x, d, ch.downStart, ch.downNode, ch.downWeight, fDist, fSeen, stamp)) continue;
+        if (buckets.stamp[x] === gen) {
+          for (let k = buckets.head[x]!; k >= 0; k = next[k]!) {
+            const j = target[k]!;
+            const total = d + dist[k]!;
+            if (total < best[j]!) {
+              best[j] = total;
+              bestMeters[j] = fMeters[x]! + meters[k]!;
+              met[j] = 1;
+              worst = 0;
+              for (let t = 0; t < best.length; t++) if (targets[t] && best[t]! > worst) worst = best[t]!;
+            }
+          }
+        }
+        for (let i = ch.upStart[x]!, end = ch.upStart[x + 1]!; i < end; i++) {
+          const y = ch.upNode[i]!;
+          const nd = d + ch.upWeight[i]!;
+          if (fSeen[y] !== stamp || nd < fDist[y]!) {
+            fSeen[y] = stamp;
+            fDist[y] = nd;
+            fMeters[y] = fMeters[x]! + ch.upMeters[i]!;
+            fHeap.push(nd, y);
+          }
+        }
+      }
+      for (let j = 0; j < targets.length; j++) {
+        if (met[j]) row[j] = { seconds: best[j]!, meters: bestMeters[j]! };
+      }
+      return row;
+    });
+  }
+
+  /**
+   * Stall-on-demand: x, settled at `d` by an upward search, is reached more cheaply from a higher node
+   * the search has seen (over an edge of the other direction), so no shortest path goes up through it.
+   */
+  private stalled(
+    x: number,
+    d: number,
+    start: Uint32Array,
+    nodes: Uint32Array,
+    weights: Float64Array,
+    dist: Float64Array,
+    seen: Uint32Array,
+    stamp: number,
+  ): boolean {
+    for (let i = start[x]!, end = start[x + 1]!; i < end; i++) {
+      const h = nodes[i]!;
+      if (seen[h] === stamp && dist[h]! + weights[i]! < d) return true;
+    }
+    return false;
+  }
+
+  private buckets: Buckets | null = null;
+  private bucketsFor(): Buckets {
+    if (!this.buckets) this.buckets = new Buckets(this.n);
+    return this.buckets;
+  }
+
+  /**
    * Where `b` is reachable from within `seconds` (a Dijkstra on reversed edges), as positions: the
    * target, the reached junctions, and the farthest reachable point of each chain the time runs out on.
    */
@@ -367,15 +504,18 @@ export class ModeGraph {
   }
 
   /** Travel along one chain from a to b, when a direction allows it. */
-  private alongChain(a: Snap, b: Snap): NetworkRoute | null {
+  private alongChain(a: Snap, b: Snap, withLine = true): NetworkRoute | null {
     const length = this.chainLength(a.chain);
     const d = b.measure >= a.measure ? 0 : 1;
     const sec = this.chainSeconds(a.chain, d);
     if (sec < 0) return null;
     const meters = Math.abs(b.measure - a.measure);
+    const out: NetworkRoute = { seconds: length > 0 ? (sec * meters) / length : 0, meters };
+    if (!withLine) return out;
     const line = this.chainPart(a.chain, Math.min(a.measure, b.measure), Math.max(a.measure, b.measure));
     if (d === 1) line.reverse();
-    return { seconds: length > 0 ? (sec * meters) / length : 0, meters, line };
+    out.line = line;
+    return out;
   }
 
   /** Points of chain c between two measures, in chain order. */
@@ -524,4 +664,41 @@ function rowsBy(column: Uint32Array, n: number): { start: Uint32Array; edge: Uin
     edge[fill[v]!++] = e;
   });
   return { start, edge };
+}
+
+/**
+ * The bucket entries of a many-to-many query: per node a linked list (head, generation stamp) of
+ * (target, seconds and meters from the node to it), in growable typed arrays kept between queries.
+ */
+class Buckets {
+  readonly head: Int32Array;
+  readonly stamp: Uint32Array;
+  gen = 0;
+  target = new Int32Array(1024);
+  dist = new Float64Array(1024);
+  meters = new Float64Array(1024);
+  next = new Int32Array(1024);
+
+  constructor(n: number) {
+    this.head = new Int32Array(n);
+    this.stamp = new Uint32Array(n);
+  }
+
+  add(k: number, target: number, dist: number, meters: number, next: number): void {
+    if (k === this.target.length) {
+      const grow = <T extends Int32Array | Float64Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.target = grow(this.target);
+      this.dist = grow(this.dist);
+      this.meters = grow(this.meters);
+      this.next = grow(this.next);
+    }
+    this.target[k] = target;
+    this.dist[k] = dist;
+    this.meters[k] = meters;
+    this.next[k] = next;
+  }
 }

@@ -90,6 +90,48 @@ describe('road graphs', () => {
     }
   });
 
+  it('answers a matrix with the routes of one query per pair (one-ways, a turn restriction, one chain)', async () => {
+    const rel: OsmRelation = {
+      id: 1,
+      tags: { type: 'restriction', restriction: 'no_left_turn' },
+      members: [
+        { type: 'way', ref: 102, role: 'from' },
+        { type: 'node', ref: id(2, 2), role: 'via' },
+        { type: 'way', ref: 202, role: 'to' },
+      ],
+    };
+    const { graphs } = await built(
+      gridFile([], [rel], (row, i) => (row && i === 3 ? { highway: 'residential', oneway: 'yes' } : residential())),
+    );
+    const points: Position[] = [
+      at(0, 0),
+      at(2, 2),
+      [0.0015, 0.002],
+      [0.0035, 0.002],
+      [0.002, 0.0035],
+      at(3, 4),
+      [0.0012, 0.003],
+    ];
+    for (const mode of ['car', 'foot'] as const) {
+      const g = graphs.graph(mode)!;
+      const snaps = points.map((p) => g.snap(p, 50));
+      const matrix = g.matrix(snaps, [...snaps, null]);
+      for (const [i, a] of snaps.entries()) {
+        assert.equal(matrix[i]![points.length], null, 'no route to a point that did not snap');
+        for (const [j, b] of snaps.entries()) {
+          const single = g.route(a!, b!);
+          const cell = matrix[i]![j]!;
+          assert.ok(single && cell, `${mode} ${i}→${j} connected`);
+          assert.ok(
+            Math.abs(cell.seconds - single.seconds) < 1e-9,
+            `${mode} ${i}→${j} ${cell.seconds} ${single.seconds}`,
+          );
+          assert.ok(Math.abs(cell.meters - single.meters) < 1e-9, `${mode} ${i}→${j} ${cell.meters} ${single.meters}`);
+        }
+      }
+    }
+  });
+
   it('keeps one-way streets one way for cars and bikes, both ways on foot', async () => {
     // Row 2 is one-way westbound (tagged against its drawing direction).
     const { graphs } = await built(
