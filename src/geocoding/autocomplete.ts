@@ -10,6 +10,7 @@ import type { GeocodeLayer } from './layers.js';
 import { bestNameMatches, type EntryScore, MatchWeight } from './name-matches.js';
 import { approxDistanceKm, distanceKm } from './nearest-locality.js';
 import { queryReadings } from './parse-query.js';
+import { recentCompletions } from './recent-completions.js';
 import { plausibleReadings } from './region-words.js';
 
 /** Options of {@link autocomplete}. */
@@ -37,6 +38,12 @@ const NEAR_SCALE_KM = 150;
  */
 export function autocomplete(pack: GeodataPack, query: string, opts: AutocompleteOptions = {}): GeocodeAddress[] {
   const limit = Math.min(100, Math.max(1, Math.floor(opts.limit ?? 10)));
+  const layers = opts.layers ? [...opts.layers].sort().join(',') : '*';
+  const key = `${query}\u0000${opts.near?.join(',') ?? ''}\u0000${limit}\u0000${layers}\u0000${opts.country ?? ''}`;
+  return recentCompletions(pack, key, () => completions(pack, query, opts, limit));
+}
+
+function completions(pack: GeodataPack, query: string, opts: AutocompleteOptions, limit: number): GeocodeAddress[] {
   if (addressRegions(pack).length === 0 && placeRegions(pack).length === 0)
     return coarseAutocomplete(pack, query, { ...opts, limit });
   const wants = (l: GeocodeLayer) => !opts.layers || opts.layers.has(l);
