@@ -35,9 +35,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Parameters are parsed leniently by each route (see http/params); schemas only document the API.
   app.setValidatorCompiler(() => () => true);
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
     reply.header('x-radar-request-id', req.id);
+    done();
   });
   registerCors(app);
   registerErrorHandling(app);

@@ -14,6 +14,10 @@ export const management: Scenario = {
       });
       ids.push(((await res.json()) as { geofence: { _id: string } }).geofence._id);
     }
+    // The cost every endpoint pays (routing, request id, CORS, auth, rate limit, usage), for comparison.
+    const config = await measure(ctx, 'GET /v1/config (HTTP baseline: auth only)', [
+      { path: '/v1/config', headers: auth(ctx.keys.secret) },
+    ]);
     const get = await measure(
       ctx,
       'GET /v1/geofences/:id',
@@ -31,7 +35,7 @@ export const management: Scenario = {
         body: JSON.stringify(circleBody(i)),
       };
     });
-    return [get, put];
+    return [config, get, put];
   },
 };
 

@@ -18,7 +18,7 @@ export class MemoryRateLimiter implements RateLimiter {
     this.sweeper.unref();
   }
 
-  async consume(key: string, rules: readonly RateRule[], now: number): Promise<RateDecision> {
+  consume(key: string, rules: readonly RateRule[], now: number): RateDecision {
     let ws = this.windows.get(key);
     if (!ws || ws.length !== rules.length) {
       ws = rules.map(() => ({ start: now, count: 0 }));
@@ -33,14 +33,10 @@ export class MemoryRateLimiter implements RateLimiter {
         w.count = 0;
       }
       const remaining = rule.max - w.count;
-      const decision = {
-        allowed: remaining > 0,
-        rule,
-        remaining: Math.max(0, remaining - 1),
-        resetMs: w.start + rule.windowMs - now,
-      };
-      if (!decision.allowed) return { ...decision, remaining: 0 };
-      if (!tightest || decision.remaining < tightest.remaining) tightest = decision;
+      const resetMs = w.start + rule.windowMs - now;
+      if (remaining <= 0) return { allowed: false, rule, remaining: 0, resetMs };
+      if (!tightest || remaining - 1 < tightest.remaining)
+        tightest = { allowed: true, rule, remaining: remaining - 1, resetMs };
     }
     for (const w of ws) w.count++;
     return tightest!;

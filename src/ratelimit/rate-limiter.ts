@@ -20,7 +20,8 @@ export interface RateDecision {
  * client that backs off is not punished twice. In-memory and Redis implementations share this.
  */
 export interface RateLimiter {
-  consume(key: string, rules: readonly RateRule[], now: number): Promise<RateDecision>;
+  /** The in-memory limiter answers synchronously, which keeps the per-request auth hook synchronous. */
+  consume(key: string, rules: readonly RateRule[], now: number): RateDecision | Promise<RateDecision>;
   /** Resolves when the limiter can count (readiness); rejects saying why not. */
   ping(): Promise<void>;
   close(): Promise<void>;

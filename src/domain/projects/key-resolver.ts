@@ -14,6 +14,11 @@ export class KeyResolver {
 
   constructor(private readonly lookup: KeyLookup) {}
 
+  /** The cached resolution of a key, without a lookup: lets the hot path stay synchronous. */
+  cached(rawKey: string): ResolvedKey | undefined {
+    return this.cache.get(rawKey);
+  }
+
   async resolve(rawKey: string): Promise<ResolvedKey | null> {
     const hit = this.cache.get(rawKey);
     if (hit) return hit;

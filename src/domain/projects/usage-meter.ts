@@ -2,8 +2,19 @@ import type { UsageStore } from '../../storage/store.js';
 
 /** `YYYY-MM` of a time, UTC: usage and quotas are per calendar month. */
 export function monthOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 7);
+  // Every request is counted: the month's bounds are kept rather than formatting a date each time.
+  if (ms >= lastMonth.from && ms < lastMonth.until) return lastMonth.month;
+  const d = new Date(ms);
+  const month = d.toISOString().slice(0, 7);
+  d.setUTCDate(1);
+  d.setUTCHours(0, 0, 0, 0);
+  const from = d.getTime();
+  d.setUTCMonth(d.getUTCMonth() + 1);
+  lastMonth = { from, until: d.getTime(), month };
+  return month;
 }
+
+let lastMonth = { from: 0, until: 0, month: '' };
 
 /**
  * Counts requests per project, environment, endpoint and month in memory and adds them to the store

@@ -34,21 +34,26 @@ export function applyCorsHeaders(req: FastifyRequest, reply: FastifyReply): void
   reply.header('access-control-expose-headers', EXPOSED_HEADERS);
 }
 
+/** Synchronous: every request runs it, and an async hook costs a promise and a microtask per request. */
 export function registerCors(app: FastifyInstance): void {
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     applyCorsHeaders(req, reply);
-    if (req.method !== 'OPTIONS') return;
-    const requested = String(req.headers['access-control-request-headers'] ?? '')
-      .toLowerCase()
-      .split(',')
-      .map((h) => h.trim())
-      .filter((h) => h !== '' && !ALLOWED_HEADERS.includes(h));
-    reply
-      .header('access-control-allow-methods', METHODS)
-      .header('access-control-allow-headers', [...ALLOWED_HEADERS, ...requested].join(', '))
-      .header('access-control-max-age', '86400')
-      .code(204)
-      .send();
-    return reply;
+    if (req.method !== 'OPTIONS') return done();
+    // Answered here without calling done: no later hook or handler runs.
+    answerPreflight(req, reply);
   });
+}
+
+function answerPreflight(req: FastifyRequest, reply: FastifyReply): void {
+  const requested = String(req.headers['access-control-request-headers'] ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => h !== '' && !ALLOWED_HEADERS.includes(h));
+  reply
+    .header('access-control-allow-methods', METHODS)
+    .header('access-control-allow-headers', [...ALLOWED_HEADERS, ...requested].join(', '))
+    .header('access-control-max-age', '86400')
+    .code(204)
+    .send();
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Statement } from 'better-sqlite3';
 import type { Store, StoreChange } from '../store.js';
 import { GroupCommit } from './group-commit.js';
 import { openDatabase, type SqliteDb } from './open-database.js';
@@ -26,6 +27,7 @@ export class SqliteStore implements Store {
   private readonly listeners = new Set<(change: StoreChange) => void>();
   private timer: NodeJS.Timeout | undefined;
   private dataVersion = 0;
+  private dataVersionQuery: Statement | undefined;
 
   constructor(readonly db: SqliteDb) {
     this.projects = new SqliteProjectStore(db);
@@ -71,7 +73,9 @@ export class SqliteStore implements Store {
 
   private readDataVersion(): number {
     // data_version moves only when another connection commits, which is exactly the signal we want.
-    return this.db.pragma('data_version', { simple: true }) as number;
+    // Prepared once: cached reads check it on every request, and `db.pragma` prepares each time.
+    this.dataVersionQuery ??= this.db.prepare('PRAGMA data_version').pluck();
+    return this.dataVersionQuery.get() as number;
   }
 
   async close(): Promise<void> {
