@@ -43,13 +43,12 @@ export class ContextService {
     const index = await this.indexes.get(tenant);
     const now = this.clock.now();
     const [lon, lat] = location;
-    const geofences = index
-      .candidatesAt(lon, lat, 0)
-      .filter(
-        (pg) => isGeofenceLive(pg.geofence, now) && isGeofenceEnabled(pg.geofence, now) && containsPoint(pg, lon, lat),
-      )
-      .map((pg) => pg.geofence)
-      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const geofences: Geofence[] = [];
+    for (const pg of index.candidatesAt(lon, lat, 0)) {
+      const g = pg.geofence;
+      if (isGeofenceLive(g, now) && isGeofenceEnabled(g, now) && containsPoint(pg, lon, lat)) geofences.push(g);
+    }
+    if (geofences.length > 1) geofences.sort(byId);
     const out: LocationContext = { geofences, regions: this.regions?.at(location) ?? {} };
     // Like track's user.place, with the fix taken as exact (context has no accuracy).
     if (opts.places && this.places?.places.available()) {
@@ -59,4 +58,8 @@ export class ContextService {
     }
     return out;
   }
+}
+
+function byId(a: Geofence, b: Geofence): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

@@ -22,6 +22,8 @@ export interface NearUser {
 
 // Half the Earth's circumference: every point is within it, and bboxAround wants a finite radius.
 const HALF_EARTH_METERS = 20_015_087;
+// nearest() first searches this far: in a city a few users are this close.
+const FIRST_RADIUS_METERS = 250;
 
 /**
  * The last known location of each user of one tenant, in a dynamic R-tree (rbush): users move on
@@ -66,22 +68,52 @@ export class UserLocationIndex {
    * first (ties by id), keeping those `keep` accepts. Antimeridian-safe.
    */
   within(center: Position, radiusMeters: number, keep: (metadata: Metadata | null) => boolean): NearUser[] {
+    return this.nearest(center, radiusMeters, Number.POSITIVE_INFINITY, keep);
+  }
+
+  /**
+   * The first `count` users of `within`: searches a small circle first and widens it twofold, so in a
+   * dense area a search stops long before it has measured and sorted everyone within the radius.
+   */
+  nearest(
+    center: Position,
+    radiusMeters: number,
+    count: number,
+    keep: (metadata: Metadata | null) => boolean,
+  ): NearUser[] {
+    const radius = Math.min(radiusMeters, HALF_EARTH_METERS);
+    for (let r = Math.min(radius, FIRST_RADIUS_METERS); ; r = Math.min(radius, r * 2)) {
+      // Everyone within r is in hits, so once there are `count` of them nobody farther can rank higher.
+      const hits = this.#within(center, r >= radius ? radiusMeters : r, keep);
+      if (hits.length >= count || r >= radius) return hits.length > count ? hits.slice(0, count) : hits;
+    }
+  }
+
+  #within(center: Position, radiusMeters: number, keep: (metadata: Metadata | null) => boolean): NearUser[] {
     const out: NearUser[] = [];
-    const seen = new Set<string>();
-    for (const [minX, minY, maxX, maxY] of bboxAround(center, Math.min(radiusMeters, HALF_EARTH_METERS))) {
+    const boxes = bboxAround(center, Math.min(radiusMeters, HALF_EARTH_METERS));
+    // One box finds each user once; only the two halves of an antimeridian split can overlap.
+    const seen = boxes.length > 1 ? new Set<string>() : null;
+    for (const [minX, minY, maxX, maxY] of boxes) {
       for (const item of this.tree.search({ minX, minY, maxX, maxY })) {
-        if (seen.has(item.id)) continue;
-        seen.add(item.id);
+        if (seen !== null) {
+          if (seen.has(item.id)) continue;
+          seen.add(item.id);
+        }
         const d = distanceMeters(center, item.location);
         if (d <= radiusMeters && keep(item.metadata))
           out.push({ id: item.id, metadata: item.metadata, distanceMeters: d });
       }
     }
-    return out.sort((a, b) => a.distanceMeters - b.distanceMeters || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return out.sort(byDistanceThenId);
   }
 
   private itemOf(id: string, location: Position, metadata: Metadata | null): Item {
     const [lon, lat] = location;
     return { minX: lon, minY: lat, maxX: lon, maxY: lat, id, location, metadata };
   }
+}
+
+function byDistanceThenId(a: NearUser, b: NearUser): number {
+  return a.distanceMeters - b.distanceMeters || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }

@@ -48,10 +48,16 @@ export class UserSearch {
   async near(tenant: Tenant, q: UserSearchQuery): Promise<UserHit[]> {
     if (this.users.near) return this.nearInStore(tenant, q, this.users.near.bind(this.users));
     const index = await this.locations.get(tenant);
-    const candidates = index.within(q.near, q.radiusMeters, (m) => matchesMetadata(m, q.metadata));
+    const keep = (m: Metadata | null) => matchesMetadata(m, q.metadata);
     const hits: Array<{ user: User; distanceMeters: number; order: number }> = [];
-    for (let start = 0; start < candidates.length && hits.length < q.limit; start += q.limit) {
-      const batch = candidates.slice(start, start + q.limit);
+    const checked = new Set<string>();
+    let removed = 0;
+    // Batches of the nearest `limit` candidates not checked yet (users found deleted leave the index).
+    for (let want = q.limit; hits.length < q.limit; want = checked.size - removed + q.limit) {
+      const candidates = index.nearest(q.near, q.radiusMeters, want, keep);
+      const batch = candidates.filter((c) => !checked.has(c.id));
+      if (batch.length === 0) break;
+      for (const c of batch) checked.add(c.id);
       const found = new Map(
         (
           await this.users.getMany(
@@ -64,11 +70,13 @@ export class UserSearch {
         const user = found.get(c.id);
         if (!user?.location) {
           index.remove(c.id);
+          removed++;
           continue;
         }
         const hit = await this.hit(user, user.location, q);
         if (hit) hits.push(hit);
       }
+      if (candidates.length < want) break;
     }
     return this.answer(tenant, q, hits);
   }

@@ -32,3 +32,24 @@ export function presentUser(u: User, geofences: unknown[] = [], extra: Record<st
     ...extra,
   });
 }
+
+const NO_FENCES = '"geofences":[]';
+
+/**
+ * `JSON.stringify(presentUser(u, geofences))`, the fences given as the text of their JSON array (see
+ * `GeofenceJson`): one serialisation of the user, with the array spliced in where `[]` was printed.
+ */
+export function userJson(u: User, geofencesJson: string): string {
+  const o = presentUser(u);
+  const text = JSON.stringify(o);
+  // `geofences` is the last field but for those the user's stored state adds, in this order.
+  const after =
+    o.insights === undefined && o.place === undefined
+      ? '}'
+      : `,${JSON.stringify({ insights: o.insights, place: o.place }).slice(1)}`;
+  const at = text.length - after.length - NO_FENCES.length;
+  if (!text.startsWith(NO_FENCES, at) || !text.endsWith(after)) {
+    return JSON.stringify({ ...o, geofences: JSON.parse(geofencesJson) });
+  }
+  return `${text.slice(0, at)}"geofences":${geofencesJson}${after}`;
+}

@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { invalidParam } from '../../domain/errors.js';
 import { maxTravelMeters } from '../../domain/search/travel-speed.js';
 import type { AppDeps } from '../context.js';
-import { defineRoute } from '../define-route.js';
+import { defineRoute, JsonText } from '../define-route.js';
 import { searchLimit, searchRadius } from '../params/common.js';
 import { bool, commaList, latLng, metadata, num, oneOf } from '../params/index.js';
-import { presentGeofence } from '../presenters/geofence-presenter.js';
-import { presentUser } from '../presenters/user-presenter.js';
+import { GeofenceJson } from '../presenters/geofence-json.js';
+import { userJson } from '../presenters/user-presenter.js';
 
 const RADIUS_METERS = { min: 100, max: 10_000, default: 1000 };
 const RADIUS_MINUTES = { min: 1, max: 10_000, default: 10 };
@@ -15,6 +15,9 @@ export function searchRoutes(app: FastifyInstance, { services, clock }: AppDeps)
   const tag = 'Search';
   // Type-inferred filters; the web SDK's `metadata=[object Object]` is dropped, not refused.
   const metadataFilter = () => metadata({ inferTypes: true, ignoreGarbage: true });
+  // Hits are sent as the kept text of each fence: printing a fence costs more than finding it.
+  const fenceJson = new GeofenceJson({ geometry: false });
+  const fenceJsonWithGeometry = new GeofenceJson({ geometry: true }, 20_000);
 
   defineRoute(
     app,
@@ -41,8 +44,11 @@ export function searchRoutes(app: FastifyInstance, { services, clock }: AppDeps)
         metadata: query.metadata,
         limit: query.limit,
       });
+      const json = query.includeGeometry ? fenceJsonWithGeometry : fenceJson;
       const now = clock.now();
-      return { geofences: hits.map((h) => presentGeofence(h.geofence, now, { geometry: query.includeGeometry })) };
+      let body = '{"meta":{"code":200},"geofences":[';
+      for (let i = 0; i < hits.length; i++) body += (i === 0 ? '' : ',') + json.of(hits[i]!.geofence, now);
+      return new JsonText(`${body}]}`);
     },
   );
 
@@ -80,14 +86,12 @@ export function searchRoutes(app: FastifyInstance, { services, clock }: AppDeps)
         limit: query.limit,
       });
       const now = clock.now();
-      return {
-        users: hits.map((h) =>
-          presentUser(
-            h.user,
-            h.geofences.map((g) => presentGeofence(g, now, { geometry: false })),
-          ),
-        ),
-      };
+      let body = '{"meta":{"code":200},"users":[';
+      for (let i = 0; i < hits.length; i++) {
+        const { user, geofences } = hits[i]!;
+        body += (i === 0 ? '' : ',') + userJson(user, fenceJson.list(geofences, now));
+      }
+      return new JsonText(`${body}]}`);
     },
   );
 }

@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Geofence } from '../../domain/geofences/geofence.js';
+import { GeofenceJson } from './geofence-json.js';
+import { presentGeofence } from './geofence-presenter.js';
+
+const fence: Geofence = {
+  id: 'g1',
+  projectId: 'p',
+  live: false,
+  tag: 'store',
+  externalId: '1',
+  description: 'Store',
+  type: 'polygon',
+  geometry: {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [0, 0],
+        [1, 0],
+        [1, 1],
+        [0, 0],
+      ],
+    ],
+  },
+  geometryCenter: [0.66, 0.33],
+  geometryRadius: 50_000,
+  mode: null,
+  metadata: { n: 1 },
+  userId: null,
+  enabled: true,
+  disableAfter: 2000,
+  deleteAfter: null,
+  stopDetection: null,
+  dwellThreshold: null,
+  createdAt: 1000,
+  updatedAt: 1000,
+};
+
+describe('GeofenceJson', () => {
+  it('prints presentGeofence, with or without geometry', () => {
+    for (const geometry of [true, false]) {
+      const json = new GeofenceJson({ geometry });
+      assert.equal(json.of(fence, 1500), JSON.stringify(presentGeofence(fence, 1500, { geometry })));
+      assert.equal(json.of(fence, 1500), JSON.stringify(presentGeofence(fence, 1500, { geometry })));
+    }
+  });
+
+  it('follows `enabled` across disableAfter, either way the clock goes', () => {
+    const json = new GeofenceJson({ geometry: false });
+    for (const now of [1500, 2500, 1500]) {
+      assert.equal(JSON.parse(json.of(fence, now)).enabled, now < 2000);
+    }
+  });
+
+  it('keys by fence object: a changed fence is a new object and printed afresh', () => {
+    const json = new GeofenceJson({ geometry: false });
+    json.of(fence, 1500);
+    const renamed = { ...fence, description: 'Renamed' };
+    assert.equal(JSON.parse(json.of(renamed, 1500)).description, 'Renamed');
+  });
+
+  it('prints a list as a JSON array, and holds at most its capacity', () => {
+    const json = new GeofenceJson({ geometry: false }, 1);
+    const other = { ...fence, id: 'g2' };
+    assert.deepEqual(
+      JSON.parse(json.list([fence, other], 1500)).map((g: { _id: string }) => g._id),
+      ['g1', 'g2'],
+    );
+    assert.equal(json.list([], 1500), '[]');
+  });
+});

@@ -1,0 +1,44 @@
+import { type Geofence, isGeofenceEnabled } from '../../domain/geofences/geofence.js';
+import { presentGeofence } from './geofence-presenter.js';
+
+interface Entry {
+  json: string;
+  /** `enabled` as the text has it: the only field that changes with time (at `disableAfter`). */
+  enabled: boolean;
+}
+
+/**
+ * The JSON text of `presentGeofence` per fence object, for reads that list the same fences over and over
+ * (search, context, the fences of searched users). Keyed by the object, not the id: the indexes hold
+ * immutable fences and swap in a new object on every change, so an entry can never outlive its fence's
+ * version, whichever process wrote, and needs no invalidation. The oldest entry goes first when full.
+ */
+export class GeofenceJson {
+  readonly #entries = new Map<Geofence, Entry>();
+
+  constructor(
+    private readonly opts: { geometry: boolean },
+    private readonly maxEntries = 100_000,
+  ) {}
+
+  /** `JSON.stringify(presentGeofence(g, now, opts))`. */
+  of(g: Geofence, now: number): string {
+    const enabled = isGeofenceEnabled(g, now);
+    const e = this.#entries.get(g);
+    if (e !== undefined && e.enabled === enabled) return e.json;
+    const json = JSON.stringify(presentGeofence(g, now, this.opts));
+    if (e === undefined && this.#entries.size >= this.maxEntries) {
+      const oldest = this.#entries.keys().next();
+      if (!oldest.done) this.#entries.delete(oldest.value);
+    }
+    this.#entries.set(g, { json, enabled });
+    return json;
+  }
+
+  /** The fences as a JSON array. */
+  list(fences: readonly Geofence[], now: number): string {
+    let out = '[';
+    for (let i = 0; i < fences.length; i++) out += (i === 0 ? '' : ',') + this.of(fences[i]!, now);
+    return `${out}]`;
+  }
+}

@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { User } from '../../domain/users/user.js';
+import { presentUser, userJson } from './user-presenter.js';
+
+const user: User = {
+  id: 'u1',
+  projectId: 'p',
+  live: false,
+  userId: 'alice',
+  deviceId: null,
+  installId: null,
+  description: null,
+  // Text that looks like the spliced field must not fool the splice.
+  metadata: { geofences: '[]', note: '"geofences":[]' },
+  location: [-73.9867, 40.7039],
+  locationAccuracy: 10,
+  foreground: true,
+  stopped: false,
+  deviceType: 'Web',
+  ip: null,
+  geofences: [],
+  state: {},
+  createdAt: 1_700_000_000_000,
+  updatedAt: 1_700_000_001_000,
+};
+
+describe('userJson', () => {
+  const fences = [{ _id: 'g1', tag: 'a' }, { _id: 'g2' }];
+
+  it('prints presentUser with the fences spliced in', () => {
+    assert.equal(userJson(user, JSON.stringify(fences)), JSON.stringify(presentUser(user, fences)));
+    assert.equal(userJson(user, '[]'), JSON.stringify(presentUser(user)));
+  });
+
+  it('keeps the fields the stored state adds after the fences', () => {
+    const withState = { ...user, state: { insights: { spots: [] }, places: {} } };
+    assert.equal(userJson(withState, JSON.stringify(fences)), JSON.stringify(presentUser(withState, fences)));
+  });
+});
