@@ -165,11 +165,18 @@ export class ModeGraph {
           meet = x;
         }
       }
+      const seen = forward ? fSeen : bSeen;
+      if (
+        forward
+          ? this.stalled(x, d, ch.downStart, ch.downNode, ch.downWeight, fDist, fSeen, stamp)
+          : this.stalled(x, d, ch.upStart, ch.upNode, ch.upWeight, bDist, bSeen, stamp)
+      ) {
+        continue;
+      }
       const start = forward ? ch.upStart : ch.downStart;
       const nodes = forward ? ch.upNode : ch.downNode;
       const weights = forward ? ch.upWeight : ch.downWeight;
       const meters = forward ? ch.upMeters : ch.downMeters;
-      const seen = forward ? fSeen : bSeen;
       const metersOut = forward ? fMeters : bMeters;
       const parent = forward ? fParent : bParent;
       for (let i = start[x]!, end = start[x + 1]!; i < end; i++) {
