@@ -127,6 +127,13 @@ describe(`store contract (${process.env.TEST_STORE === 'postgres' ? 'PostgreSQL'
     assert.equal(second.createdAt, 1);
     assert.equal((await store.geofences.get(tenant, first.id))?.description, 'two');
     assert.equal((await store.geofences.all(tenant)).length, 1);
+    assert.deepEqual(await store.geofences.lifetimeByTag(tenant, 'store', '1'), { id: first.id, deleteAfter: null });
+    await store.geofences.upsert({ ...base, deleteAfter: 1_700_000_000_000 });
+    assert.deepEqual(await store.geofences.lifetimeByTag(tenant, 'store', '1'), {
+      id: first.id,
+      deleteAfter: 1_700_000_000_000,
+    });
+    assert.equal(await store.geofences.lifetimeByTag(tenant, 'store', '2'), null);
     assert.equal(await store.geofences.delete(tenant, first.id), true);
     assert.equal(await store.geofences.get(tenant, first.id), null);
   });

@@ -168,11 +168,19 @@ export interface GeofenceListQuery extends PageQuery {
   now: number;
 }
 
+/** What an upsert checks of the fence that holds its tag + externalId. */
+export interface GeofenceLifetime {
+  id: string;
+  deleteAfter: number | null;
+}
+
 export interface GeofenceStore {
   /** Inserts, or replaces the fence with the same tag + externalId, keeping its id and createdAt. */
   upsert(geofence: Geofence): Promise<Geofence>;
   get(tenant: Tenant, id: string): Promise<Geofence | null>;
   getByTag(tenant: Tenant, tag: string, externalId: string): Promise<Geofence | null>;
+  /** The id and deleteAfter of the fence with that tag + externalId, without reading its document. */
+  lifetimeByTag(tenant: Tenant, tag: string, externalId: string): Promise<GeofenceLifetime | null>;
   /** Newest `createdAt` first. */
   list(tenant: Tenant, query: GeofenceListQuery): Promise<Page<Geofence>>;
   /** Every fence of a tenant, for building its spatial index. */

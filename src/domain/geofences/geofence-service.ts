@@ -52,8 +52,8 @@ export class GeofenceService {
     const now = this.clock.now();
     // A fence past its deleteAfter is gone for every read, so an upsert of its tag and externalId
     // creates a new fence rather than bringing the old one (id, createdAt) back.
-    const existing = await this.geofences.getByTag(tenant, tag, externalId);
-    if (existing && !isGeofenceLive(existing, now)) await this.delete(tenant, existing);
+    const existing = await this.geofences.lifetimeByTag(tenant, tag, externalId);
+    if (existing && !isGeofenceLive(existing, now)) await this.remove(tenant, existing.id);
     const saved = await this.geofences.upsert({
       id: newId(),
       projectId: tenant.projectId,
@@ -97,8 +97,7 @@ export class GeofenceService {
   }
 
   async delete(tenant: Tenant, geofence: Geofence): Promise<void> {
-    await this.geofences.delete(tenant, geofence.id);
-    for (const l of this.listeners) l(tenant, { deletedId: geofence.id });
+    await this.remove(tenant, geofence.id);
   }
 
   /**
@@ -113,6 +112,11 @@ export class GeofenceService {
 
   async usersInside(tenant: Tenant, geofence: Geofence, page: PageQuery): Promise<Page<User>> {
     return this.users.listInGeofence(tenant, geofence.id, page);
+  }
+
+  private async remove(tenant: Tenant, id: string): Promise<void> {
+    await this.geofences.delete(tenant, id);
+    for (const l of this.listeners) l(tenant, { deletedId: id });
   }
 
   private visible(g: Geofence | null, param: string): Geofence {

@@ -1,4 +1,5 @@
 import { type Geofence, isGeofenceEnabled } from '../../domain/geofences/geofence.js';
+import { polygonJson } from '../../geo/polygon-json.js';
 import { compact, iso, point } from './wire.js';
 
 /** The spec's Geofence. `enabled` reads false once `disableAfter` has passed. */
@@ -24,4 +25,39 @@ export function presentGeofence(g: Geofence, now: number, opts: { geometry?: boo
     stopDetection: g.stopDetection,
     dwellThreshold: g.dwellThreshold,
   });
+}
+
+/**
+ * `JSON.stringify(presentGeofence(g, now))`, with the outline printed by `polygonJson`: right after a
+ * write the store has just printed it. The fields are `presentGeofence`'s, in its order, either side
+ * of `geometry`.
+ */
+export function presentGeofenceJson(g: Geofence, now: number): string {
+  const before = JSON.stringify(
+    compact({
+      _id: g.id,
+      createdAt: iso(g.createdAt),
+      updatedAt: iso(g.updatedAt),
+      live: g.live,
+      tag: g.tag,
+      externalId: g.externalId,
+      description: g.description,
+      type: g.type,
+      mode: g.mode,
+    }),
+  );
+  const after = JSON.stringify(
+    compact({
+      geometryCenter: point(g.geometryCenter),
+      geometryRadius: g.geometryRadius,
+      metadata: g.metadata,
+      userId: g.userId,
+      enabled: isGeofenceEnabled(g, now),
+      disableAfter: iso(g.disableAfter),
+      deleteAfter: iso(g.deleteAfter),
+      stopDetection: g.stopDetection,
+      dwellThreshold: g.dwellThreshold,
+    }),
+  );
+  return `${before.slice(0, -1)},"geometry":${polygonJson(g.geometry)},${after.slice(1)}`;
 }

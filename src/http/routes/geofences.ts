@@ -5,7 +5,7 @@ import type { AppDeps } from '../context.js';
 import { defineRoute, JsonText } from '../define-route.js';
 import { cursor, listLimit, pathSegment } from '../params/common.js';
 import { bool, datetime, jsonValue, metadata, num, oneOf, str } from '../params/index.js';
-import { presentGeofence } from '../presenters/geofence-presenter.js';
+import { presentGeofence, presentGeofenceJson } from '../presenters/geofence-presenter.js';
 import { JsonCache } from '../presenters/json-cache.js';
 import { presentUser } from '../presenters/user-presenter.js';
 
@@ -39,7 +39,7 @@ export function geofenceRoutes(app: FastifyInstance, { services, clock, store }:
   /** The response text of a fence, kept until the fence changes (or its `disableAfter` passes). */
   const show = (tenant: Tenant, g: Geofence) => {
     const now = clock.now();
-    const json = JSON.stringify(presentGeofence(g, now));
+    const json = presentGeofenceJson(g, now);
     const until = [g.disableAfter, g.deleteAfter].filter((t): t is number => t !== null && t > now);
     documents.put(tenant, g.id, json, until.length ? Math.min(...until) : undefined);
     return new JsonText(`{"meta":{"code":200},"geofence":${json}}`);

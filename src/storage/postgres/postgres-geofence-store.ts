@@ -2,7 +2,9 @@ import type pg from 'pg';
 import type { Geofence } from '../../domain/geofences/geofence.js';
 import type { Page } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
-import type { GeofenceListQuery, GeofenceStore } from '../store.js';
+import { polygonJson } from '../../geo/polygon-json.js';
+import { geofenceDocument } from '../geofence-document.js';
+import type { GeofenceLifetime, GeofenceListQuery, GeofenceStore } from '../store.js';
 import type { ChangeNotifier } from './change-notifier.js';
 import { pagedDocs } from './paged-docs.js';
 
@@ -21,7 +23,17 @@ export class PostgresGeofenceStore implements GeofenceStore {
          geom = excluded.geom,
          doc = excluded.doc || jsonb_build_object('id', geofences.id, 'createdAt', geofences.created_at)
        RETURNING id, created_at`,
-      [g.id, g.projectId, g.live, g.tag, g.externalId, g.deleteAfter, g.createdAt, JSON.stringify(g.geometry), g],
+      [
+        g.id,
+        g.projectId,
+        g.live,
+        g.tag,
+        g.externalId,
+        g.deleteAfter,
+        g.createdAt,
+        polygonJson(g.geometry),
+        geofenceDocument(g),
+      ],
     );
     const row = rows[0]!;
     await this.notifier.notify(this.pool, 'geofences', g, row.id);
@@ -42,6 +54,16 @@ export class PostgresGeofenceStore implements GeofenceStore {
       [tenant.projectId, tenant.live, tag, externalId],
     );
     return rows[0]?.doc ?? null;
+  }
+
+  async lifetimeByTag(tenant: Tenant, tag: string, externalId: string): Promise<GeofenceLifetime | null> {
+    const { rows } = await this.pool.query<{ id: string; delete_after: string | null }>(
+      'SELECT id, delete_after FROM geofences WHERE project_id = $1 AND live = $2 AND tag = $3 AND external_id = $4',
+      [tenant.projectId, tenant.live, tag, externalId],
+    );
+    const row = rows[0];
+    // bigint arrives as text.
+    return row ? { id: row.id, deleteAfter: row.delete_after === null ? null : Number(row.delete_after) } : null;
   }
 
   list(tenant: Tenant, query: GeofenceListQuery): Promise<Page<Geofence>> {

@@ -1,40 +1,53 @@
 import type { Geofence } from '../../domain/geofences/geofence.js';
 import type { Page } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
-import type { GeofenceListQuery, GeofenceStore } from '../store.js';
+import { geofenceDocument } from '../geofence-document.js';
+import type { GeofenceLifetime, GeofenceListQuery, GeofenceStore } from '../store.js';
+import { GroupCommit } from './group-commit.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
 
 export class SqliteGeofenceStore implements GeofenceStore {
-  constructor(private readonly db: SqliteDb) {}
+  constructor(
+    private readonly db: SqliteDb,
+    private readonly commits: GroupCommit = new GroupCommit(db),
+  ) {}
 
+  /** Joins the next group commit: under load, upserts share one transaction instead of a commit each. */
   async upsert(g: Geofence): Promise<Geofence> {
-    return writeTransaction(this.db, () => {
-      const existing =
-        g.tag !== null && g.externalId !== null
-          ? (statement(
-              this.db,
-              'SELECT id, created_at FROM geofences WHERE project_id = ? AND live = ? AND tag = ? AND external_id = ?',
-            ).get(g.projectId, g.live ? 1 : 0, g.tag, g.externalId) as { id: string; created_at: number } | undefined)
-          : undefined;
-      const saved: Geofence = existing ? { ...g, id: existing.id, createdAt: existing.created_at } : g;
-      statement(
-        this.db,
-        `INSERT INTO geofences (id, project_id, live, tag, external_id, delete_after, created_at, doc)
-         VALUES (@id, @p, @l, @tag, @externalId, @deleteAfter, @createdAt, @doc)
-         ON CONFLICT(id) DO UPDATE SET delete_after = excluded.delete_after, doc = excluded.doc`,
-      ).run({
-        id: saved.id,
-        p: saved.projectId,
-        l: saved.live ? 1 : 0,
-        tag: saved.tag,
-        externalId: saved.externalId,
-        deleteAfter: saved.deleteAfter,
-        createdAt: saved.createdAt,
-        doc: JSON.stringify(saved),
-      });
-      return saved;
+    let saved = g;
+    await this.commits.commit(() => {
+      saved = this.write(g);
     });
+    return saved;
+  }
+
+  /** Runs inside a write transaction: the tag lookup and the write see the same state. */
+  private write(g: Geofence): Geofence {
+    const existing =
+      g.tag !== null && g.externalId !== null
+        ? (statement(
+            this.db,
+            'SELECT id, created_at FROM geofences WHERE project_id = ? AND live = ? AND tag = ? AND external_id = ?',
+          ).get(g.projectId, g.live ? 1 : 0, g.tag, g.externalId) as { id: string; created_at: number } | undefined)
+        : undefined;
+    const saved: Geofence = existing ? { ...g, id: existing.id, createdAt: existing.created_at } : g;
+    statement(
+      this.db,
+      `INSERT INTO geofences (id, project_id, live, tag, external_id, delete_after, created_at, doc)
+       VALUES (@id, @p, @l, @tag, @externalId, @deleteAfter, @createdAt, @doc)
+       ON CONFLICT(id) DO UPDATE SET delete_after = excluded.delete_after, doc = excluded.doc`,
+    ).run({
+      id: saved.id,
+      p: saved.projectId,
+      l: saved.live ? 1 : 0,
+      tag: saved.tag,
+      externalId: saved.externalId,
+      deleteAfter: saved.deleteAfter,
+      createdAt: saved.createdAt,
+      doc: geofenceDocument(saved),
+    });
+    return saved;
   }
 
   async get(tenant: Tenant, id: string): Promise<Geofence | null> {
@@ -52,6 +65,16 @@ export class SqliteGeofenceStore implements GeofenceStore {
       'SELECT doc FROM geofences WHERE project_id = ? AND live = ? AND tag = ? AND external_id = ?',
     ).get(tenant.projectId, tenant.live ? 1 : 0, tag, externalId) as { doc: string } | undefined;
     return row ? (JSON.parse(row.doc) as Geofence) : null;
+  }
+
+  async lifetimeByTag(tenant: Tenant, tag: string, externalId: string): Promise<GeofenceLifetime | null> {
+    const row = statement(
+      this.db,
+      'SELECT id, delete_after FROM geofences WHERE project_id = ? AND live = ? AND tag = ? AND external_id = ?',
+    ).get(tenant.projectId, tenant.live ? 1 : 0, tag, externalId) as
+      | { id: string; delete_after: number | null }
+      | undefined;
+    return row ? { id: row.id, deleteAfter: row.delete_after } : null;
   }
 
   async list(tenant: Tenant, query: GeofenceListQuery): Promise<Page<Geofence>> {

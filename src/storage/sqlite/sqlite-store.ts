@@ -33,7 +33,7 @@ export class SqliteStore implements Store {
     this.projects = new SqliteProjectStore(db);
     const commits = new GroupCommit(db);
     this.users = new SqliteUserStore(db, commits);
-    this.geofences = new SqliteGeofenceStore(db);
+    this.geofences = new SqliteGeofenceStore(db, commits);
     this.beacons = new SqliteBeaconStore(db);
     this.settings = new SqliteSettingsStore(db);
     this.usage = new SqliteUsageStore(db);

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Geofence } from '../../domain/geofences/geofence.js';
+import { buildGeofenceShape } from '../../domain/geofences/geofence-shape.js';
+import { presentGeofence, presentGeofenceJson } from './geofence-presenter.js';
+
+const NOW = Date.parse('2026-03-01T12:00:00.000Z');
+
+const circle: Geofence = {
+  id: 'g1',
+  projectId: 'p',
+  live: false,
+  tag: 'store',
+  externalId: '1',
+  description: 'one',
+  type: 'circle',
+  ...buildGeofenceShape('circle', [-73.99, 40.7], 100),
+  mode: null,
+  metadata: null,
+  userId: null,
+  enabled: true,
+  disableAfter: null,
+  deleteAfter: null,
+  stopDetection: null,
+  dwellThreshold: null,
+  createdAt: NOW - 1000,
+  updatedAt: NOW,
+};
+
+const polygon: Geofence = {
+  ...circle,
+  id: 'g2',
+  tag: null,
+  externalId: null,
+  // Text that looks like the spliced field must not fool the splice.
+  description: '"geometry":{} ,}',
+  type: 'polygon',
+  ...buildGeofenceShape(
+    'polygon',
+    [
+      [179.9, 10],
+      [-179.9, 10],
+      [-179.9, 10.1],
+      [179.9, 10],
+    ],
+    0,
+  ),
+  metadata: { geometry: 'x', n: 1.5, nested: { a: [1, null] } },
+  userId: 'alice',
+  enabled: true,
+  disableAfter: NOW - 1,
+  deleteAfter: NOW + 60_000,
+  stopDetection: true,
+  dwellThreshold: 5,
+};
+
+describe('presentGeofenceJson', () => {
+  for (const [name, g] of Object.entries({ circle, polygon })) {
+    it(`is the text of presentGeofence (${name})`, () => {
+      assert.equal(presentGeofenceJson(g, NOW), JSON.stringify(presentGeofence(g, NOW)));
+      // Twice: the second print comes from the remembered outline.
+      assert.equal(presentGeofenceJson(g, NOW), JSON.stringify(presentGeofence(g, NOW)));
+    });
+  }
+});
