@@ -7,6 +7,7 @@ import type { TrackCandidates, TrackIdentity, TrackWrite, UserLocation, UserStor
 import { inTransaction } from './open-pool.js';
 import { pagedDocs } from './paged-docs.js';
 import { insertEventsSql } from './postgres-event-store.js';
+import { ensurePrepared, execute } from './prepared-statements.js';
 import { Semaphore } from './semaphore.js';
 import { lit, row, runBatch } from './sql-batch.js';
 import { type PrefetchedTrips, trackTransaction } from './track-transaction.js';
@@ -90,6 +91,7 @@ export class PostgresUserStore implements UserStore {
       if (identity.userId !== null) locks.push(`${scope}|u|${identity.userId}`);
       const first: ['user_id' | 'device_id', string] =
         identity.userId !== null ? ['user_id', identity.userId] : ['device_id', identity.deviceId];
+      await ensurePrepared(c);
       const results = await runBatch(c, [
         'BEGIN',
         ...locks.map((k) => `SELECT pg_advisory_xact_lock(hashtextextended(${lit(k)}, 0))`),
@@ -116,7 +118,7 @@ export class PostgresUserStore implements UserStore {
         }
       }
       const { user, events, result } = await trackTransaction.run({ client: c, activeTrips }, () => compute(found));
-      await runBatch(c, [...userRowsSql(user), ...insertEventsSql(events), 'COMMIT']);
+      await runBatch(c, [...userRowsSql(user, true), ...insertEventsSql(events), 'COMMIT']);
       return result;
     } catch (err) {
       await c.query('ROLLBACK').catch(() => {});
@@ -176,19 +178,25 @@ export async function saveUserRows(c: pg.PoolClient, user: User): Promise<void> 
   await runBatch(c, userRowsSql(user));
 }
 
-/** The statements that write the user row and replace its memberships. */
-function userRowsSql(user: User): string[] {
-  const location = user.location
-    ? `${lit(`SRID=4326;POINT(${user.location[0]} ${user.location[1]})`)}::geography`
-    : 'NULL';
+/**
+ * The statements that write the user row and replace its memberships; `prepared` on a connection
+ * `ensurePrepared` has seen (the track's), plain SQL elsewhere.
+ */
+function userRowsSql(user: User, prepared = false): string[] {
+  const point = user.location ? lit(`SRID=4326;POINT(${user.location[0]} ${user.location[1]})`) : 'NULL';
   const values = [user.id, user.projectId, user.live, user.userId, user.deviceId, user.createdAt, user.updatedAt];
-  const out = [
-    `INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, location, doc)
-     VALUES (${values.map(lit).join(', ')}, ${location}, ${lit(user)})
+  const out = prepared
+    ? [
+        execute('wb_user_upsert', [...values.map(lit), point, lit(user)]),
+        execute('wb_user_geofences_clear', [lit(user.id)]),
+      ]
+    : [
+        `INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, location, doc)
+     VALUES (${values.map(lit).join(', ')}, ${user.location ? `${point}::geography` : 'NULL'}, ${lit(user)})
      ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, device_id = excluded.device_id,
        updated_at = excluded.updated_at, location = excluded.location, doc = excluded.doc`,
-    `DELETE FROM user_geofences WHERE user_pk = ${lit(user.id)}`,
-  ];
+        `DELETE FROM user_geofences WHERE user_pk = ${lit(user.id)}`,
+      ];
   if (user.geofences.length > 0) {
     const rows = user.geofences.map((m) => row([user.projectId, user.live, m.geofenceId, user.id, user.updatedAt]));
     out.push(
@@ -203,22 +211,14 @@ function userRowsSql(user: User): string[] {
  * user with these ids, could own: a superset of what `TripStore.activeFor` looks at during the track.
  */
 function activeTripsSql(tenant: Tenant, identity: TrackIdentity): string[] {
-  const users = `FROM users WHERE project_id = ${lit(tenant.projectId)} AND live = ${lit(tenant.live)}
-    AND (device_id = ${lit(identity.deviceId)} OR user_id = ${lit(identity.userId)})`;
-  return [
-    `SELECT id, user_id ${users}`,
-    `SELECT doc, user_pk, user_id, device_id, created_at FROM trips
-     WHERE project_id = ${lit(tenant.projectId)} AND live = ${lit(tenant.live)} AND active AND (
-       user_pk IN (SELECT id ${users})
-       OR (user_pk IS NULL AND (device_id = ${lit(identity.deviceId)} OR user_id = ${lit(identity.userId)}
-         OR user_id IN (SELECT user_id ${users}))))`,
-  ];
+  const args = [lit(tenant.projectId), lit(tenant.live), lit(identity.deviceId), lit(identity.userId)];
+  return [execute('wb_track_reachable', args), execute('wb_track_trips', args)];
 }
 
 /** The newest user with this `userId` or `deviceId`, read FOR UPDATE (inside the track's transaction). */
 function lockedCandidateSql(tenant: Tenant, column: 'user_id' | 'device_id', value: string): string {
-  return `SELECT doc FROM users WHERE project_id = ${lit(tenant.projectId)} AND live = ${lit(tenant.live)}
-    AND ${column} = ${lit(value)} ORDER BY updated_at DESC LIMIT 1 FOR UPDATE`;
+  const args = [lit(tenant.projectId), lit(tenant.live), lit(value)];
+  return execute(column === 'user_id' ? 'wb_track_candidate_user_id' : 'wb_track_candidate_device_id', args);
 }
 
 async function readCandidates(
