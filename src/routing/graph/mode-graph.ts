@@ -4,6 +4,7 @@ import type { Position } from '../../geo/types.js';
 import type { ModeNetwork } from './build-mode-graph.js';
 import type { Hierarchy } from './contract.js';
 import { MinHeap } from './min-heap.js';
+import { SearchGraph } from './search-graph.js';
 
 /** A point placed on the network: the chain it lies on, how far along it, and how far off the road. */
 export interface Snap {
@@ -42,13 +43,14 @@ export class ModeGraph {
   private revStart: Uint32Array | null = null;
   private revEdge: Uint32Array | null = null;
   private readonly n: number;
+  private readonly sg: SearchGraph;
+  /** Scratch of the forward and backward CH searches, by search id. */
+  private readonly fwd: SearchSide;
+  private readonly bwd: SearchSide;
+  /** Scratch of the plain Dijkstras (isochrones, checks), by graph node. */
   private readonly fDist: Float64Array;
-  private readonly fMeters: Float64Array;
-  private readonly fParent: Int32Array;
   private readonly fSeen: Uint32Array;
   private readonly bDist: Float64Array;
-  private readonly bMeters: Float64Array;
-  private readonly bParent: Int32Array;
   private readonly bSeen: Uint32Array;
   private stamp = 0;
   private readonly fHeap = new MinHeap();
@@ -70,13 +72,12 @@ export class ModeGraph {
     net.edgeChainDir.forEach((cd, e) => {
       this.byChainDir[fill[cd]!++] = e;
     });
+    this.sg = new SearchGraph(ch);
+    this.fwd = new SearchSide(this.n);
+    this.bwd = new SearchSide(this.n);
     this.fDist = new Float64Array(this.n);
-    this.fMeters = new Float64Array(this.n);
-    this.fParent = new Int32Array(this.n);
     this.fSeen = new Uint32Array(this.n);
     this.bDist = new Float64Array(this.n);
-    this.bMeters = new Float64Array(this.n);
-    this.bParent = new Int32Array(this.n);
     this.bSeen = new Uint32Array(this.n);
   }
 
@@ -124,29 +125,15 @@ export class ModeGraph {
     let meet = -1;
     // Both on one chain, the direct way along it may beat leaving it.
     let direct: NetworkRoute | null = null;
-    if (a.chain === b.chain) direct = this.alongChain(a, b);
+    if (a.chain === b.chain) direct = this.alongChain(a, b, withLine);
     if (direct) best = direct.seconds;
 
     const stamp = ++this.stamp;
-    const { fDist, fMeters, fParent, fSeen, bDist, bMeters, bParent, bSeen, fHeap, bHeap, ch } = this;
+    const { sg, fwd, bwd, fHeap, bHeap } = this;
     fHeap.clear();
     bHeap.clear();
-    for (const s of sources) {
-      if (fSeen[s.node] === stamp && fDist[s.node]! <= s.seconds) continue;
-      fSeen[s.node] = stamp;
-      fDist[s.node] = s.seconds;
-      fMeters[s.node] = s.meters;
-      fParent[s.node] = -1 - s.chainDir;
-      fHeap.push(s.seconds, s.node);
-    }
-    for (const t of targets) {
-      if (bSeen[t.node] === stamp && bDist[t.node]! <= t.seconds) continue;
-      bSeen[t.node] = stamp;
-      bDist[t.node] = t.seconds;
-      bMeters[t.node] = t.meters;
-      bParent[t.node] = -1 - t.chainDir;
-      bHeap.push(t.seconds, t.node);
-    }
+    for (const s of sources) fwd.start(sg.idOf[s.node]!, s, stamp, fHeap);
+    for (const t of targets) bwd.start(sg.idOf[t.node]!, t, stamp, bHeap);
     while (fHeap.size > 0 || bHeap.size > 0) {
       const forward = fHeap.peekKey() <= bHeap.peekKey();
       const heap = forward ? fHeap : bHeap;
@@ -154,42 +141,22 @@ export class ModeGraph {
       if (d >= best) break; // both tops are at least d
       const x = heap.peekValue();
       heap.pop();
-      const dist = forward ? fDist : bDist;
-      if (d > dist[x]!) continue;
-      const otherSeen = forward ? bSeen : fSeen;
-      if (otherSeen[x] === stamp) {
-        const total = fDist[x]! + bDist[x]!;
+      const side = forward ? fwd : bwd;
+      const dm = side.dm;
+      if (d > dm[2 * x]!) continue;
+      const other = forward ? bwd : fwd;
+      if (other.seen[x] === stamp) {
+        const total = fwd.dm[2 * x]! + bwd.dm[2 * x]!;
         if (total < best) {
           best = total;
-          bestMeters = fMeters[x]! + bMeters[x]!;
+          bestMeters = fwd.dm[2 * x + 1]! + bwd.dm[2 * x + 1]!;
           meet = x;
         }
       }
-      const seen = forward ? fSeen : bSeen;
-      if (
-        forward
-          ? this.stalled(x, d, ch.downStart, ch.downNode, ch.downWeight, fDist, fSeen, stamp)
-          : this.stalled(x, d, ch.upStart, ch.upNode, ch.upWeight, bDist, bSeen, stamp)
-      ) {
+      if (forward ? side.stalled(x, d, sg.downStart, sg.down, stamp) : side.stalled(x, d, sg.upStart, sg.up, stamp)) {
         continue;
       }
-      const start = forward ? ch.upStart : ch.downStart;
-      const nodes = forward ? ch.upNode : ch.downNode;
-      const weights = forward ? ch.upWeight : ch.downWeight;
-      const meters = forward ? ch.upMeters : ch.downMeters;
-      const metersOut = forward ? fMeters : bMeters;
-      const parent = forward ? fParent : bParent;
-      for (let i = start[x]!, end = start[x + 1]!; i < end; i++) {
-        const y = nodes[i]!;
-        const nd = d + weights[i]!;
-        if (seen[y] !== stamp || nd < dist[y]!) {
-          seen[y] = stamp;
-          dist[y] = nd;
-          metersOut[y] = metersOut[x]! + meters[i]!;
-          parent[y] = i;
-          heap.push(nd, y);
-        }
-      }
+      side.expand(x, d, forward ? sg.upStart : sg.downStart, forward ? sg.up : sg.down, stamp, heap);
     }
     if (meet < 0) return direct;
     const out: NetworkRoute = { seconds: best, meters: bestMeters };
@@ -204,7 +171,7 @@ export class ModeGraph {
    * buckets of the nodes it settles — sources + targets searches instead of sources × targets.
    */
   matrix(sources: ReadonlyArray<Snap | null>, targets: ReadonlyArray<Snap | null>): Array<Array<NetworkRoute | null>> {
-    const { ch, fDist, fMeters, fSeen, bDist, bMeters, bSeen, fHeap, bHeap } = this;
+    const { sg, fwd, bwd, fHeap, bHeap } = this;
     const buckets = this.bucketsFor();
     const gen = ++buckets.gen;
     let entries = 0;
@@ -213,35 +180,21 @@ export class ModeGraph {
       if (!b) continue;
       const stamp = ++this.stamp;
       bHeap.clear();
-      for (const t of this.terminals(b, false)) {
-        if (bSeen[t.node] === stamp && bDist[t.node]! <= t.seconds) continue;
-        bSeen[t.node] = stamp;
-        bDist[t.node] = t.seconds;
-        bMeters[t.node] = t.meters;
-        bHeap.push(t.seconds, t.node);
-      }
+      for (const t of this.terminals(b, false)) bwd.start(sg.idOf[t.node]!, t, stamp, bHeap);
+      const dm = bwd.dm;
       while (bHeap.size > 0) {
         const d = bHeap.peekKey();
         const x = bHeap.peekValue();
         bHeap.pop();
-        if (d > bDist[x]!) continue;
-        if (this.stalled(x, d, ch.upStart, ch.upNode, ch.upWeight, bDist, bSeen, stamp)) continue;
+        if (d > dm[2 * x]!) continue;
+        if (bwd.stalled(x, d, sg.upStart, sg.up, stamp)) continue;
         if (buckets.stamp[x] !== gen) {
           buckets.stamp[x] = gen;
           buckets.head[x] = -1;
         }
-        buckets.add(entries, j, d, bMeters[x]!, buckets.head[x]!);
+        buckets.add(entries, j, d, dm[2 * x + 1]!, buckets.head[x]!);
         buckets.head[x] = entries++;
-        for (let i = ch.downStart[x]!, end = ch.downStart[x + 1]!; i < end; i++) {
-          const y = ch.downNode[i]!;
-          const nd = d + ch.downWeight[i]!;
-          if (bSeen[y] !== stamp || nd < bDist[y]!) {
-            bSeen[y] = stamp;
-            bDist[y] = nd;
-            bMeters[y] = bMeters[x]! + ch.downMeters[i]!;
-            bHeap.push(nd, y);
-          }
-        }
+        bwd.expand(x, d, sg.downStart, sg.down, stamp, bHeap);
       }
     }
     const { target, dist, meters, next } = buckets;
@@ -260,13 +213,8 @@ export class ModeGraph {
       }
       const stamp = ++this.stamp;
       fHeap.clear();
-      for (const s of this.terminals(a, true)) {
-        if (fSeen[s.node] === stamp && fDist[s.node]! <= s.seconds) continue;
-        fSeen[s.node] = stamp;
-        fDist[s.node] = s.seconds;
-        fMeters[s.node] = s.meters;
-        fHeap.push(s.seconds, s.node);
-      }
+      for (const s of this.terminals(a, true)) fwd.start(sg.idOf[s.node]!, s, stamp, fHeap);
+      const dm = fwd.dm;
       let worst = 0;
       for (let t = 0; t < best.length; t++) if (targets[t] && best[t]! > worst) worst = best[t]!;
       while (fHeap.size > 0) {
@@ -274,58 +222,28 @@ export class ModeGraph {
         if (d >= worst) break; // no target can improve any more
         const x = fHeap.peekValue();
         fHeap.pop();
-        if (d > fDist[x]!) continue;
-        if (this.stalled(x, d, ch.downStart, ch.downNode, ch.downWeight, fDist, fSeen, stamp)) continue;
+        if (d > dm[2 * x]!) continue;
+        if (fwd.stalled(x, d, sg.downStart, sg.down, stamp)) continue;
         if (buckets.stamp[x] === gen) {
           for (let k = buckets.head[x]!; k >= 0; k = next[k]!) {
             const j = target[k]!;
             const total = d + dist[k]!;
             if (total < best[j]!) {
               best[j] = total;
-              bestMeters[j] = fMeters[x]! + meters[k]!;
+              bestMeters[j] = dm[2 * x + 1]! + meters[k]!;
               met[j] = 1;
               worst = 0;
               for (let t = 0; t < best.length; t++) if (targets[t] && best[t]! > worst) worst = best[t]!;
             }
           }
         }
-        for (let i = ch.upStart[x]!, end = ch.upStart[x + 1]!; i < end; i++) {
-          const y = ch.upNode[i]!;
-          const nd = d + ch.upWeight[i]!;
-          if (fSeen[y] !== stamp || nd < fDist[y]!) {
-            fSeen[y] = stamp;
-            fDist[y] = nd;
-            fMeters[y] = fMeters[x]! + ch.upMeters[i]!;
-            fHeap.push(nd, y);
-          }
-        }
+        fwd.expand(x, d, sg.upStart, sg.up, stamp, fHeap);
       }
       for (let j = 0; j < targets.length; j++) {
         if (met[j]) row[j] = { seconds: best[j]!, meters: bestMeters[j]! };
       }
       return row;
     });
-  }
-
-  /**
-   * Stall-on-demand: x, settled at `d` by an upward search, is reached more cheaply from a higher node
-   * the search has seen (over an edge of the other direction), so no shortest path goes up through it.
-   */
-  private stalled(
-    x: number,
-    d: number,
-    start: Uint32Array,
-    nodes: Uint32Array,
-    weights: Float64Array,
-    dist: Float64Array,
-    seen: Uint32Array,
-    stamp: number,
-  ): boolean {
-    for (let i = start[x]!, end = start[x + 1]!; i < end; i++) {
-      const h = nodes[i]!;
-      if (seen[h] === stamp && dist[h]! + weights[i]! < d) return true;
-    }
-    return false;
   }
 
   private buckets: Buckets | null = null;
@@ -556,31 +474,31 @@ export class ModeGraph {
 
   /** The route line: origin chain part, every chain of the unpacked path, destination chain part. */
   private lineOf(a: Snap, b: Snap, meet: number): Position[] {
-    const ch = this.ch;
+    const { ch, sg } = this;
     // Forward half: walk parents from meet back to the source, collecting CH edges (owner, index).
     const fEdges: number[] = [];
     let x = meet;
     let startCd = -1;
     for (;;) {
-      const p = this.fParent[x]!;
+      const p = this.fwd.parent[x]!;
       if (p < 0) {
         startCd = -1 - p;
         break;
       }
-      fEdges.push(p);
-      x = ownerOf(ch.upStart, p);
+      fEdges.push(sg.upEdge[p]!);
+      x = sg.ownerOf(sg.upStart, p);
     }
     const bEdges: number[] = [];
     x = meet;
     let endCd = -1;
     for (;;) {
-      const p = this.bParent[x]!;
+      const p = this.bwd.parent[x]!;
       if (p < 0) {
         endCd = -1 - p;
         break;
       }
-      bEdges.push(p);
-      x = ownerOf(ch.downStart, p);
+      bEdges.push(sg.downEdge[p]!);
+      x = sg.ownerOf(sg.downStart, p);
     }
     const original: number[] = [];
     for (let i = fEdges.length - 1; i >= 0; i--) {
@@ -707,5 +625,62 @@ class Buckets {
     this.dist[k] = dist;
     this.meters[k] = meters;
     this.next[k] = next;
+  }
+}
+
+/**
+ * One direction of a CH search over a {@link SearchGraph}: seconds and meters so far interleaved per
+ * search id (one cache line per node), the edge each node was reached by (or `-1 - chainDir` at a
+ * terminal), and the generation stamp saying which entries belong to the current search.
+ */
+class SearchSide {
+  readonly dm: Float64Array;
+  readonly seen: Uint32Array;
+  readonly parent: Int32Array;
+
+  constructor(n: number) {
+    this.dm = new Float64Array(2 * n);
+    this.seen = new Uint32Array(n);
+    this.parent = new Int32Array(n);
+  }
+
+  /** Seeds search id x from a terminal (keeping the cheaper of two terminals at one node). */
+  start(x: number, t: Terminal, stamp: number, heap: MinHeap): void {
+    if (this.seen[x] === stamp && this.dm[2 * x]! <= t.seconds) return;
+    this.seen[x] = stamp;
+    this.dm[2 * x] = t.seconds;
+    this.dm[2 * x + 1] = t.meters;
+    this.parent[x] = -1 - t.chainDir;
+    heap.push(t.seconds, x);
+  }
+
+  /** Relaxes the edges of x's row (stride 3: head, seconds, meters). */
+  expand(x: number, d: number, start: Uint32Array, rows: Float64Array, stamp: number, heap: MinHeap): void {
+    const { dm, seen, parent } = this;
+    const m = dm[2 * x + 1]!;
+    for (let i = start[x]!, end = start[x + 1]!; i < end; i++) {
+      const y = rows[3 * i]!;
+      const nd = d + rows[3 * i + 1]!;
+      if (seen[y] !== stamp || nd < dm[2 * y]!) {
+        seen[y] = stamp;
+        dm[2 * y] = nd;
+        dm[2 * y + 1] = m + rows[3 * i + 2]!;
+        parent[y] = i;
+        heap.push(nd, y);
+      }
+    }
+  }
+
+  /**
+   * Stall-on-demand: x, settled at `d`, is reached more cheaply from a higher node this search has seen
+   * (over an edge of the other direction's rows), so no shortest path goes up through it.
+   */
+  stalled(x: number, d: number, start: Uint32Array, rows: Float64Array, stamp: number): boolean {
+    const { dm, seen } = this;
+    for (let i = start[x]!, end = start[x + 1]!; i < end; i++) {
+      const h = rows[3 * i]!;
+      if (seen[h] === stamp && dm[2 * h]! + rows[3 * i + 1]! < d) return true;
+    }
+    return false;
   }
 }
