@@ -117,9 +117,10 @@ function pickBest(pack: GeodataPack, list: CandidateList, opts: MatchOptions, li
     if (sorted > 0 && filtered) {
       // The filters rejected most of the best slice: check them once on every other candidate and rank
       // only those that pass (`san` in a state starting `jose`: sorting 8,000 mostly rejected names cost more).
-      const rest = Array.from(order.subarray(sorted)).filter((c) => accepts(pack, entityOf(entries[c]!), opts, memo));
-      rest.sort((a, b) => scores[b]! - scores[a]!);
-      for (let k = 0; k < rest.length && out.size < limit; k++) take(rest[k]!);
+      // They are taken best first from a heap: only the few that fill the list are ever ordered.
+      const rest = passing(pack, list, order.subarray(sorted), opts, memo);
+      const heap = new ScoreHeap(rest, scores);
+      while (out.size < limit && heap.size > 0) take(heap.pop());
       break;
     }
     selectTop(order, scores, sorted, slice);
@@ -157,6 +158,78 @@ export function selectTop(order: Uint32Array, scores: ArrayLike<number>, from: n
   const slice = Array.from(order.subarray(from, to));
   slice.sort((a, b) => scores[b]! - scores[a]!);
   order.set(slice, from);
+}
+
+/** The candidates of `from` (positions in `list`) whose entities pass the filters of `opts`, in order. */
+function passing(
+  pack: GeodataPack,
+  list: CandidateList,
+  from: Uint32Array,
+  opts: MatchOptions,
+  memo: QualifierMemo,
+): Uint32Array {
+  const { kinds, ids } = pack.names;
+  const out = new Uint32Array(from.length);
+  // One entity object for the whole scan: the filters read it and keep nothing of it.
+  const entity: Entity = { kind: 0, id: 0 };
+  let n = 0;
+  for (let k = 0; k < from.length; k++) {
+    const c = from[k]!;
+    const entry = list.entries[c]!;
+    entity.kind = kinds[entry] as NameKind;
+    entity.id = ids[entry]!;
+    if (accepts(pack, entity, opts, memo)) out[n++] = c;
+  }
+  return out.subarray(0, n);
+}
+
+/**
+ * Candidates popped best score first, ties in their order in `items`: the order a stable sort by
+ * descending score gives, without sorting the thousands of candidates that are never reached.
+ */
+class ScoreHeap {
+  /** Indices into `items`, a binary heap whose top is the best. */
+  private readonly heap: Uint32Array;
+  size: number;
+
+  constructor(
+    private readonly items: Uint32Array,
+    private readonly scores: Float64Array,
+  ) {
+    this.size = items.length;
+    this.heap = new Uint32Array(this.size);
+    for (let i = 0; i < this.size; i++) this.heap[i] = i;
+    for (let i = (this.size >>> 1) - 1; i >= 0; i--) this.down(i);
+  }
+
+  /** The best remaining item. */
+  pop(): number {
+    const top = this.heap[0]!;
+    this.heap[0] = this.heap[--this.size]!;
+    this.down(0);
+    return this.items[top]!;
+  }
+
+  private before(a: number, b: number): boolean {
+    const sa = this.scores[this.items[a]!]!;
+    const sb = this.scores[this.items[b]!]!;
+    return sa > sb || (sa === sb && a < b);
+  }
+
+  private down(i: number): void {
+    const h = this.heap;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= this.size) return;
+      const r = l + 1;
+      const best = r < this.size && this.before(h[r]!, h[l]!) ? r : l;
+      if (!this.before(h[best]!, h[i]!)) return;
+      const t = h[i]!;
+      h[i] = h[best]!;
+      h[best] = t;
+      i = best;
+    }
+  }
 }
 
 // Places of one area share one qualifier word list: the answer for a list holds for all of them.
