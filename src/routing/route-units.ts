@@ -29,9 +29,12 @@ export function formatDuration(seconds: number): ValueText {
   const whole = Math.round(minutes);
   const h = Math.floor(whole / 60);
   const m = whole % 60;
-  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
   const text = h === 0 ? plural(m, 'min') : m === 0 ? plural(h, 'hr') : `${plural(h, 'hr')} ${plural(m, 'min')}`;
   return { value: round1(minutes), text };
+}
+
+function plural(n: number, unit: string): string {
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }
 
 /** One decimal, trailing ".0" dropped: 1.2, 12, 0.8. */
