@@ -64,7 +64,7 @@ const NO_PACK: PackSource = { current: () => null, unavailableReason: () => 'no 
 export function createServices(store: Store, clock: Clock, packs: PackSource = NO_PACK): Services {
   const router = new RoadRouter(packs);
   const geofences = new GeofenceService(store.geofences, store.users, clock, new RoadIsochrones(router));
-  const geofenceIndexes = new GeofenceIndexRegistry(store.geofences);
+  const geofenceIndexes = new GeofenceIndexRegistry(store.geofences, () => store.syncExternalChanges());
   geofences.onChange((tenant, change) => geofenceIndexes.apply(tenant, change));
   const userLocations = new UserLocationRegistry(store.users);
   const tracking = new TrackingService(store.users, geofenceIndexes, clock);

@@ -149,14 +149,14 @@ export async function seedGeofences(dataDir: string, tenant: Tenant, from: numbe
   const store = SqliteStore.open(dataDir);
   try {
     for (let start = from; start < to; start += 10_000) {
-      writeTransaction(store.db, () => {
-        for (let i = start; i < Math.min(to, start + 10_000); i++) {
-          const { fence, center } = makeFence(tenant, i, t0 + i);
-          // upsert's body is synchronous on SQLite, so it joins this transaction as a savepoint.
-          void store.geofences.upsert(fence);
-          probe = { id: fence.id, inside: center };
-        }
-      });
+      // Upserts queued in one turn of the event loop share one group-commit transaction.
+      const upserts: Promise<unknown>[] = [];
+      for (let i = start; i < Math.min(to, start + 10_000); i++) {
+        const { fence, center } = makeFence(tenant, i, t0 + i);
+        upserts.push(store.geofences.upsert(fence));
+        probe = { id: fence.id, inside: center };
+      }
+      await Promise.all(upserts);
     }
   } finally {
     await store.close();

@@ -40,12 +40,21 @@ export class GeofenceIndexRegistry {
   private readonly entries = new Map<string, Entry>();
   private refreshes: Promise<void> = Promise.resolve();
 
-  constructor(private readonly source: GeofenceSource) {}
+  /**
+   * `syncExternalChanges` (the store's) is called before a tenant's first load: other processes'
+   * commits made so far are then in that load, and not reported again afterwards by a poll that fell
+   * behind while the load kept the event loop busy (which would load all the tenant's fences twice).
+   */
+  constructor(
+    private readonly source: GeofenceSource,
+    private readonly syncExternalChanges: () => void = () => {},
+  ) {}
 
   /** The tenant's index, loading it on first use. */
   get(tenant: Tenant): GeofenceIndex | Promise<GeofenceIndex> {
     let entry = this.entries.get(keyOf(tenant));
     if (!entry) {
+      this.syncExternalChanges();
       entry = { tenant, index: null, loading: null, pending: [] };
       this.entries.set(keyOf(tenant), entry);
       this.reload(entry);

@@ -3,8 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { buildGeofenceShape } from '../../domain/geofences/geofence-shape.js';
 import { GroupCommit } from './group-commit.js';
 import { openDatabase } from './open-database.js';
+import { SqliteStore } from './sqlite-store.js';
 
 describe('GroupCommit', () => {
   const dir = mkdtempSync(join(tmpdir(), 'group-commit-'));
@@ -41,5 +43,41 @@ describe('GroupCommit', () => {
       ['fulfilled', 'rejected', 'fulfilled'],
     );
     assert.deepEqual(keys(), ['a', 'b', 'c', 'd']);
+  });
+});
+
+describe('SqliteStore.close', () => {
+  it('commits writes still queued for the next group commit before the file closes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'group-commit-close-'));
+    try {
+      const tenant = { projectId: 'p1', live: false };
+      const store = SqliteStore.open(dir);
+      const saving = store.geofences.upsert({
+        id: 'g-closing',
+        ...tenant,
+        tag: 'store',
+        externalId: '1',
+        description: 'queued at close',
+        type: 'circle',
+        ...buildGeofenceShape('circle', [-73.99, 40.7], 100),
+        mode: null,
+        metadata: null,
+        userId: null,
+        enabled: true,
+        disableAfter: null,
+        deleteAfter: null,
+        stopDetection: null,
+        dwellThreshold: null,
+        createdAt: 1,
+        updatedAt: 1,
+      });
+      await store.close();
+      assert.equal((await saving).id, 'g-closing');
+      const reopened = SqliteStore.open(dir);
+      assert.equal((await reopened.geofences.get(tenant, 'g-closing'))?.description, 'queued at close');
+      await reopened.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

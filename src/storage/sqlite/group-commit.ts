@@ -35,8 +35,14 @@ export class GroupCommit {
     });
   }
 
+  /** Commits what is queued at once instead of on the next turn: before the database closes. */
+  flushNow(): void {
+    this.flush();
+  }
+
   private flush(): void {
     this.scheduled = false;
+    if (this.queue.length === 0) return;
     const batch = this.queue;
     this.queue = [];
     // Writes almost never fail, and a savepoint per write costs two statements: try the batch bare

@@ -29,16 +29,19 @@ export class SqliteStore implements Store {
   private dataVersion = 0;
   private dataVersionQuery: Statement | undefined;
 
+  /** One group commit for every store that batches writes: a track's user and trip rows share it. */
+  private readonly commits: GroupCommit;
+
   constructor(readonly db: SqliteDb) {
     this.projects = new SqliteProjectStore(db);
-    const commits = new GroupCommit(db);
-    this.users = new SqliteUserStore(db, commits);
-    this.geofences = new SqliteGeofenceStore(db, commits);
+    this.commits = new GroupCommit(db);
+    this.users = new SqliteUserStore(db, this.commits);
+    this.geofences = new SqliteGeofenceStore(db, this.commits);
     this.beacons = new SqliteBeaconStore(db);
     this.settings = new SqliteSettingsStore(db);
     this.usage = new SqliteUsageStore(db);
     this.events = new SqliteEventStore(db);
-    this.trips = new SqliteTripStore(db, commits);
+    this.trips = new SqliteTripStore(db, this.commits);
   }
 
   /** Opens `<dataDir>/whereabouts.db`. */
@@ -80,6 +83,9 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    // Writes still queued for the next group commit land before the file closes.
+    this.commits.flushNow();
+    this.db.close();
   }
 }
