@@ -94,7 +94,9 @@ export class PostgresUserStore implements UserStore {
       await ensurePrepared(c);
       const results = await runBatch(c, [
         'BEGIN',
-        ...locks.map((k) => `SELECT pg_advisory_xact_lock(hashtextextended(${lit(k)}, 0))`),
+        // Generic plans (the statements are written for them): no planning on each EXECUTE.
+        'SET LOCAL plan_cache_mode = force_generic_plan',
+        ...locks.map((k) => execute('wb_xact_lock', [lit(k)])),
         lockedCandidateSql(tenant, ...first),
         ...activeTripsSql(tenant, identity),
       ]);

@@ -17,13 +17,19 @@ const STATEMENTS = {
   // Params: project, live, deviceId, userId (null matches nothing, as `= NULL` does).
   wb_track_reachable: `(text, boolean, text, text) AS
     SELECT id, user_id FROM users WHERE project_id = $1 AND live = $2 AND (device_id = $3 OR user_id = $4)`,
+  // Two halves (a trip has a user_pk or none) whose generic plans are the right ones: the reachable
+  // users' own trips by index, one user at a time (LATERAL), then those waiting for a user with these
+  // ids (few: trips created for a user not tracked yet). OFFSET 0 keeps the planner from flattening it.
   wb_track_trips: `(text, boolean, text, text) AS
+    SELECT t.doc, t.user_pk, t.user_id, t.device_id, t.created_at
+    FROM (SELECT id FROM users WHERE project_id = $1 AND live = $2 AND (device_id = $3 OR user_id = $4)) u,
+      LATERAL (SELECT * FROM trips WHERE project_id = $1 AND live = $2 AND active AND user_pk = u.id OFFSET 0) t
+    UNION ALL
     SELECT doc, user_pk, user_id, device_id, created_at FROM trips
-    WHERE project_id = $1 AND live = $2 AND active AND (
-      user_pk IN (SELECT id FROM users WHERE project_id = $1 AND live = $2 AND (device_id = $3 OR user_id = $4))
-      OR (user_pk IS NULL AND (device_id = $3 OR user_id = $4
-        OR user_id IN (SELECT user_id FROM users WHERE project_id = $1 AND live = $2
-          AND (device_id = $3 OR user_id = $4)))))`,
+    WHERE project_id = $1 AND live = $2 AND active AND user_pk IS NULL AND (device_id = $3 OR user_id = $4
+      OR user_id IN (SELECT user_id FROM users WHERE project_id = $1 AND live = $2
+        AND (device_id = $3 OR user_id = $4)))`,
+  wb_xact_lock: '(text) AS SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
   wb_user_upsert: `(text, text, boolean, text, text, bigint, bigint, geography, jsonb) AS
     INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, location, doc)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
