@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Tenant } from '../domain/tenant.js';
 import { type AuthLevel, tenantOf } from './context.js';
-import { type ParamSpec, type Parsed, parseParams } from './params/index.js';
+import { type ParamSpec, type Parsed, paramsParser } from './params/index.js';
 
 interface RouteDef<Q extends ParamSpec, B extends ParamSpec, P extends ParamSpec> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -53,6 +53,9 @@ export function defineRoute<
     input: RouteInput<Q, B, P>,
   ) => Promise<Record<string, unknown> | JsonText> | Record<string, unknown> | JsonText,
 ): void {
+  const parsePath = paramsParser(def.params ?? ({} as P));
+  const parseQuery = paramsParser(def.query ?? ({} as Q));
+  const parseBody = paramsParser(def.body ?? ({} as B));
   app.route({
     method: def.method,
     url: def.url,
@@ -65,21 +68,26 @@ export function defineRoute<
       ...(def.body ? { body: toJsonSchema(def.body) } : {}),
       ...(def.params ? { params: toJsonSchema(def.params) } : {}),
     },
-    handler: async (req, reply) => {
-      const params = parseParams(def.params ?? ({} as P), req.params);
-      const query = parseParams(def.query ?? ({} as Q), req.query);
+    // Not async: a handler that answers at once (a cached read) then costs no promise.
+    handler: (req, reply) => {
+      const params = parsePath(req.params);
+      const query = parseQuery(req.query);
       const bodySource = def.bodyFromQuery ? { ...(req.query as object), ...(req.body as object) } : req.body;
-      const body = parseParams(def.body ?? ({} as B), bodySource);
+      const body = parseBody(bodySource);
       const tenant = def.auth === 'none' ? { projectId: '', live: false } : tenantOf(req.auth);
-      const out = await handler({ query, body, params, tenant, req, reply });
-      if (out instanceof JsonText) {
-        reply.type('application/json; charset=utf-8');
-        return out.text;
-      }
-      const { meta, ...rest } = out as { meta?: Record<string, unknown> };
-      return { meta: { code: 200, ...meta }, ...rest };
+      const out = handler({ query, body, params, tenant, req, reply });
+      return out instanceof Promise ? out.then((o) => respond(reply, o)) : respond(reply, out);
     },
   });
+}
+
+function respond(reply: FastifyReply, out: Record<string, unknown> | JsonText): unknown {
+  if (out instanceof JsonText) {
+    reply.type('application/json; charset=utf-8');
+    return out.text;
+  }
+  const { meta, ...rest } = out as { meta?: Record<string, unknown> };
+  return { meta: { code: 200, ...meta }, ...rest };
 }
 
 function toJsonSchema(spec: ParamSpec): Record<string, unknown> {

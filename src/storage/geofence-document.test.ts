@@ -14,7 +14,7 @@ const fence: Geofence = {
   type: 'circle',
   ...buildGeofenceShape('circle', [179.999, -40.7], 500),
   mode: null,
-  metadata: { geometry: 'x', nested: { a: [1, null] } },
+  metadata: { geometry: 'x', n: -0.25 },
   userId: null,
   enabled: false,
   disableAfter: null,

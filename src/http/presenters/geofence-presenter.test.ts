@@ -45,7 +45,7 @@ const polygon: Geofence = {
     ],
     0,
   ),
-  metadata: { geometry: 'x', n: 1.5, nested: { a: [1, null] } },
+  metadata: { geometry: 'x', n: 1.5, ok: true },
   userId: 'alice',
   enabled: true,
   disableAfter: NOW - 1,

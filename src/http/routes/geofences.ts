@@ -97,9 +97,10 @@ export function geofenceRoutes(app: FastifyInstance, { services, clock, store }:
     defineRoute(
       app,
       { method: 'GET', url, auth: 'secret', tag, summary: 'Get a geofence', params },
-      async ({ params: p, tenant }) => {
+      // A cached document answers synchronously.
+      ({ params: p, tenant }) => {
         const id = (p as { id?: string }).id;
-        return (id !== undefined ? cached(tenant, id) : undefined) ?? show(tenant, await lookup(tenant, p));
+        return (id !== undefined ? cached(tenant, id) : undefined) ?? lookup(tenant, p).then((g) => show(tenant, g));
       },
     );
     defineRoute(
