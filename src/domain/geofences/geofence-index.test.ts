@@ -194,6 +194,15 @@ describe('GeofenceIndex: near', () => {
     assert.deepEqual(index.near(C[0], C[1], 5000, { limit: 0 }), []);
   });
 
+  it('breaks a tie of both distances by id, also past the limit', () => {
+    const twins = new GeofenceIndex();
+    twins.load(['c', 'a', 'd', 'b'].map((id) => circle(id, at(50), 100)));
+    assert.deepEqual(
+      twins.near(C[0], C[1], 5000, { limit: 3 }).map((h) => h.geofence.geofence.id),
+      ['a', 'b', 'c'],
+    );
+  });
+
   it('finds fences from the other side of the antimeridian', () => {
     const am = new GeofenceIndex();
     am.load([circle('east', [179.99, 0], 100), circle('west', [-179.98, 0], 100)]);

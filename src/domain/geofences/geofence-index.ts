@@ -34,7 +34,7 @@ export interface NearOptions {
 
 // Below this many changed entries the overlay R-tree is cheap enough that a rebuild would not pay.
 const MIN_CHURN_BEFORE_REBUILD = 4096;
-// near() first searches this far and widens fourfold, so dense areas stop long before the full radius.
+// near() first searches this far and widens twofold, so dense areas stop long before the full radius.
 const NEAR_FIRST_RADIUS_METERS = 250;
 // Half the Earth's circumference: a larger radius reaches everywhere, and bboxAround wants a finite one.
 const HALF_EARTH_METERS = 20_015_087;
@@ -137,33 +137,47 @@ export class GeofenceIndex {
     const limit = Math.floor(opts.limit);
     if (!(limit > 0) || !(radiusMeters >= 0)) return [];
     const radius = Math.min(radiusMeters, HALF_EARTH_METERS);
-    for (let r = Math.min(radius, NEAR_FIRST_RADIUS_METERS); ; r = Math.min(radius, r * 4)) {
-      const hits = this.#within(lon, lat, r, opts.filter);
-      // Every fence within r is in hits, so once there are `limit` of them no farther fence can rank higher.
-      if (hits.length >= limit || r >= radius) {
-        return hits.slice(0, limit).map(({ geofence, distanceMeters }) => ({ geofence, distanceMeters }));
-      }
+    for (let r = Math.min(radius, NEAR_FIRST_RADIUS_METERS); ; r = Math.min(radius, r * 2)) {
+      const hits = this.#nearestWithin(lon, lat, r, limit, opts.filter);
+      // Every fence within r was ranked, so once `limit` are found no farther fence can rank higher.
+      if (hits.length >= limit || r >= radius) return hits;
     }
   }
 
-  #within(lon: number, lat: number, r: number, filter: NearOptions['filter']) {
-    const hits: Array<NearGeofence & { centerMeters: number }> = [];
+  /**
+   * The first `limit` fences within `r` in near()'s order, kept sorted by insertion: no sort of every
+   * fence in the circle, and the distance to a center (the first tie-break) only measured for ties.
+   */
+  #nearestWithin(lon: number, lat: number, r: number, limit: number, filter: NearOptions['filter']) {
+    const best: NearGeofence[] = [];
+    // Meters from [lon, lat] to each kept fence's geometryCenter; NaN until a tie needs it.
+    const centers: number[] = [];
     for (const pg of this.#search(bboxAround([lon, lat], r))) {
       if (filter && !filter(pg)) continue;
       const d = distanceToGeofenceMeters(pg, lon, lat);
       if (d > r) continue;
-      hits.push({
-        geofence: pg,
-        distanceMeters: d,
-        centerMeters: distanceMeters(pg.geofence.geometryCenter, [lon, lat]),
-      });
+      if (best.length === limit && d > best[limit - 1]!.distanceMeters) continue;
+      let center = Number.NaN;
+      let i = best.length;
+      for (; i > 0; i--) {
+        const other = best[i - 1]!;
+        if (d > other.distanceMeters) break;
+        if (d === other.distanceMeters) {
+          if (Number.isNaN(center)) center = centerMeters(pg, lon, lat);
+          if (Number.isNaN(centers[i - 1]!)) centers[i - 1] = centerMeters(other.geofence, lon, lat);
+          const byCenter = center - centers[i - 1]!;
+          if (byCenter > 0 || (byCenter === 0 && compareIds(pg.geofence.id, other.geofence.geofence.id) > 0)) break;
+        }
+      }
+      if (i === limit) continue;
+      best.splice(i, 0, { geofence: pg, distanceMeters: d });
+      centers.splice(i, 0, center);
+      if (best.length > limit) {
+        best.pop();
+        centers.pop();
+      }
     }
-    return hits.sort(
-      (a, b) =>
-        a.distanceMeters - b.distanceMeters ||
-        a.centerMeters - b.centerMeters ||
-        compareIds(a.geofence.geofence.id, b.geofence.geofence.id),
-    );
+    return best;
   }
 
   // Hot path: no closures here, since tsx's keepNames would wrap each one per call.
@@ -259,6 +273,10 @@ export class GeofenceIndex {
     for (const box of extra) this.#base.add(...box);
     this.#base.finish();
   }
+}
+
+function centerMeters(pg: PreparedGeofence, lon: number, lat: number): number {
+  return distanceMeters(pg.geofence.geometryCenter, [lon, lat]);
 }
 
 function compareIds(a: string, b: string): number {
