@@ -38,4 +38,29 @@ describe('UserLocationIndex', () => {
       [],
     );
   });
+
+  it('nearest gives the first users of within, however far it has to widen', () => {
+    const index = new UserLocationIndex();
+    let seed = 3;
+    const random = () => {
+      seed = (seed * 16_807) % 2_147_483_647;
+      return seed / 2_147_483_647;
+    };
+    index.load(
+      Array.from({ length: 2000 }, (_, i) => ({
+        id: `u${i}`,
+        location: [2 + (random() - 0.5) * 0.1, 48 + (random() - 0.5) * 0.1],
+        metadata: { even: i % 2 === 0 },
+      })),
+    );
+    const keep = (m: { even?: unknown } | null) => m?.even === true;
+    for (const count of [1, 10, 100, 5000]) {
+      for (const radius of [100, 1000, 3000]) {
+        assert.deepEqual(
+          index.nearest([2, 48], radius, count, keep),
+          index.within([2, 48], radius, keep).slice(0, count),
+        );
+      }
+    }
+  });
 });

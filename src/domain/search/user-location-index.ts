@@ -68,7 +68,7 @@ export class UserLocationIndex {
    * first (ties by id), keeping those `keep` accepts. Antimeridian-safe.
    */
   within(center: Position, radiusMeters: number, keep: (metadata: Metadata | null) => boolean): NearUser[] {
-    return this.nearest(center, radiusMeters, Number.POSITIVE_INFINITY, keep);
+    return this.#within(center, radiusMeters, keep);
   }
 
   /**
