@@ -108,9 +108,15 @@ function keyCheck(deps: AppDeps, route: RouteAuth): onRequestHookHandler {
 
   return (req, reply, done) => {
     if (req.method === 'OPTIONS') return done();
-    const raw = keyFromAuthorization(req.headers.authorization);
-    if (!raw) throw new ApiError(401, 'Authorization', 'Authorization header is missing: send a project API key.');
-    const auth = deps.keys.cached(raw);
+    // Most clients send the bare key: when it is cached, the header is a key and needs no reading.
+    let raw = req.headers.authorization ?? '';
+    let auth = deps.keys.cached(raw);
+    if (auth === undefined) {
+      raw = keyFromAuthorization(raw) ?? '';
+      if (raw === '')
+        throw new ApiError(401, 'Authorization', 'Authorization header is missing: send a project API key.');
+      auth = deps.keys.cached(raw);
+    }
     if (auth === undefined || auth.project.limits.monthlyQuota !== null) {
       slow(req, reply, raw).then(() => done(), done);
       return;
