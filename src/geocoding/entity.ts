@@ -97,10 +97,27 @@ export function entityCountryCode(pack: GeodataPack, { kind, id }: Entity): stri
  * code and name, county, and country code, alpha-3 and name.
  */
 export function entityQualifiers(pack: GeodataPack, e: Entity): string[] {
-  if (e.kind !== NameKind.locality) return qualifiersOf(pack, e);
+  if (e.kind !== NameKind.locality) {
+    // Areas and postal codes are a few hundred of a query's candidates, each asked again by every query
+    // that reaches it: their words are kept (at most one list per such entity of the pack).
+    let kept = areaQualifiers.get(pack);
+    if (!kept) {
+      kept = new Map();
+      areaQualifiers.set(pack, kept);
+    }
+    const key = e.kind * 2 ** 25 + e.id;
+    let words = kept.get(key);
+    if (!words) {
+      words = qualifiersOf(pack, e);
+      kept.set(key, words);
+    }
+    return words;
+  }
   // Localities are most candidates (thousands for `san`), and their words depend only on their areas.
   return perLocalityArea(pack, 'qualifiers', e.id, (id) => qualifiersOf(pack, { kind: e.kind, id }));
 }
+
+const areaQualifiers = new WeakMap<GeodataPack, Map<number, string[]>>();
 
 function qualifiersOf(pack: GeodataPack, e: Entity): string[] {
   const l = pack.localities;

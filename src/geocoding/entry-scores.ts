@@ -3,6 +3,7 @@ import type { GeodataPack } from '../geodata/pack.js';
 import { loadAddressParser } from './address-parser.js';
 import { entityPoint, entityProminence } from './entity.js';
 import { addressRegions, hasAddressStreet, placeRegions } from './fine-regions.js';
+import { entryAreaSlots } from './locality-areas.js';
 import { placeNames } from './place-names.js';
 
 /** Per name-index entry: its entity's prominence and `[lon, lat]`, so ranking reads typed arrays only. */
@@ -52,6 +53,7 @@ export function entryScores(pack: GeodataPack): EntryScores {
  */
 export function prepareGeocoding(pack: GeodataPack): void {
   entryScores(pack);
+  entryAreaSlots(pack);
   pack.names.prepare();
   if (addressRegions(pack).length > 0) {
     loadAddressParser();
