@@ -8,6 +8,7 @@ import { PostgresStore } from '../../src/storage/postgres/postgres-store.js';
  * every scenario gets a fresh schema `bench` in a dedicated database (BENCH_DATABASE_URL, default
  * `whereabouts_bench` on the local PostgreSQL, created with PostGIS when missing; never the test
  * schemas) and the Redis rate limiter (BENCH_REDIS_URL, default local); N API processes share them.
+ * BENCH_PG_OPTIONS: extra session settings for the servers' connections (`-c name=value ...`).
  */
 export interface BenchOptions {
   scenarios: string[];
@@ -66,7 +67,9 @@ export async function freshBenchDatabase(): Promise<Record<string, string>> {
   } finally {
     await db.end();
   }
-  base.searchParams.set('options', `-c search_path=${SCHEMA},public`);
+  // BENCH_PG_OPTIONS adds session settings, e.g. `-c synchronous_commit=off` (README: PostgreSQL settings).
+  const extra = process.env.BENCH_PG_OPTIONS ? ` ${process.env.BENCH_PG_OPTIONS}` : '';
+  base.searchParams.set('options', `-c search_path=${SCHEMA},public${extra}`);
   current = base.toString();
   return { DATABASE_URL: current, REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379' };
 }
