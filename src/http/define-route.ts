@@ -36,10 +36,10 @@ type NoParams = Record<never, never>;
 
 /**
  * A whole response body already serialised as JSON (meta included), sent as it is: for hot reads that
- * keep the text of a document (see `JsonCache`).
+ * keep the text of a document, or its bytes (see `JsonCache`).
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  constructor(readonly text: string | Buffer) {}
 }
 
 export function defineRoute<

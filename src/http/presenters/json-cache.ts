@@ -2,15 +2,16 @@ import type { Tenant } from '../../domain/tenant.js';
 import type { StoreChange } from '../../storage/store.js';
 
 interface Entry {
-  json: string;
+  body: Buffer;
   /** Epoch ms after which the text may be wrong (a `disableAfter` flips `enabled`). */
   validUntil: number;
 }
 
 /**
- * Serialised documents by tenant and id, for reads that repeat far more often than writes (GET of a
+ * Response bodies by tenant and id, for reads that repeat far more often than writes (GET of a
  * geofence). Writing the JSON of a fence with a 65-vertex outline costs more than the rest of the request
- * together (printing doubles is slow), so each document is serialised once per change. Entries are
+ * together (printing doubles is slow), so each document is serialised once per change, and kept as the
+ * bytes sent (no copy nor UTF-8 encoding per response). Entries are
  * dropped on every write this process makes and on every change another process reports; the oldest
  * entry goes first when the cache is full.
  */
@@ -19,21 +20,21 @@ export class JsonCache {
 
   constructor(private readonly maxEntries = 50_000) {}
 
-  get(tenant: Tenant, id: string, now: number): string | undefined {
+  get(tenant: Tenant, id: string, now: number): Buffer | undefined {
     const key = keyOf(tenant, id);
     const e = this.#entries.get(key);
     if (!e) return undefined;
-    if (now < e.validUntil) return e.json;
+    if (now < e.validUntil) return e.body;
     this.#entries.delete(key);
     return undefined;
   }
 
-  put(tenant: Tenant, id: string, json: string, validUntil = Number.POSITIVE_INFINITY): void {
+  put(tenant: Tenant, id: string, body: Buffer, validUntil = Number.POSITIVE_INFINITY): void {
     if (this.#entries.size >= this.maxEntries) {
       const oldest = this.#entries.keys().next();
       if (!oldest.done) this.#entries.delete(oldest.value);
     }
-    this.#entries.set(keyOf(tenant, id), { json, validUntil });
+    this.#entries.set(keyOf(tenant, id), { body, validUntil });
   }
 
   forget(tenant: Tenant, id: string): void {

@@ -41,13 +41,14 @@ export function geofenceRoutes(app: FastifyInstance, { services, clock, store }:
     const now = clock.now();
     const json = presentGeofenceJson(g, now);
     const until = [g.disableAfter, g.deleteAfter].filter((t): t is number => t !== null && t > now);
-    documents.put(tenant, g.id, json, until.length ? Math.min(...until) : undefined);
-    return new JsonText(`{"meta":{"code":200},"geofence":${json}}`);
+    const body = Buffer.from(`{"meta":{"code":200},"geofence":${json}}`);
+    documents.put(tenant, g.id, body, until.length ? Math.min(...until) : undefined);
+    return new JsonText(body);
   };
   const cached = (tenant: Tenant, id: string) => {
     store.syncExternalChanges();
-    const json = documents.get(tenant, id, clock.now());
-    return json === undefined ? undefined : new JsonText(`{"meta":{"code":200},"geofence":${json}}`);
+    const body = documents.get(tenant, id, clock.now());
+    return body === undefined ? undefined : new JsonText(body);
   };
   const lookup = (tenant: Tenant, p: { id?: string; tag?: string; externalId?: string }) =>
     p.id !== undefined
