@@ -129,11 +129,17 @@ export class UserSearch {
     hits.sort((a, b) => a.order - b.order || (a.user.id < b.user.id ? -1 : 1));
     const fences = await this.indexes.get(tenant);
     const now = this.clock.now();
-    return hits.slice(0, q.limit).map(({ order: _, ...h }) => ({
-      ...h,
-      geofences: h.user.geofences
-        .map((m) => fences.get(m.geofenceId)?.geofence)
-        .filter((g): g is Geofence => g !== undefined && isGeofenceLive(g, now)),
-    }));
+    const out: UserHit[] = [];
+    // Plain loops and literals: an object rest/spread per hit cost more than the rest of this method.
+    for (let i = 0; i < hits.length && i < q.limit; i++) {
+      const { user, distanceMeters } = hits[i]!;
+      const geofences: Geofence[] = [];
+      for (const m of user.geofences) {
+        const g = fences.get(m.geofenceId)?.geofence;
+        if (g !== undefined && isGeofenceLive(g, now)) geofences.push(g);
+      }
+      out.push({ user, distanceMeters, geofences });
+    }
+    return out;
   }
 }
