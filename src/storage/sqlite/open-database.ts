@@ -16,6 +16,9 @@ export function openDatabase(file: string): SqliteDb {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
+  // 64 MiB of page cache instead of SQLite's 2 MiB: the index pages a track touches (users, events,
+  // memberships) then stay in the process instead of being read back from the OS on every write.
+  db.pragma('cache_size = -65536');
   migrate(db);
   return db;
 }
