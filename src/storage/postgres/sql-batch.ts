@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 
 /**
  * Statements sent together in one simple query (one round trip) with their values written in as
@@ -7,7 +7,7 @@ import pg from 'pg';
  */
 export type SqlValue = string | number | boolean | null | object;
 
-/** A value as an SQL literal: strings and objects (JSON) quoted by `pg.escapeLiteral`. */
+/** A value as an SQL literal: strings and objects (JSON) quoted as `pg.escapeLiteral` quotes them. */
 export function lit(v: SqlValue | undefined): string {
   if (v === null || v === undefined) return 'NULL';
   if (typeof v === 'number') {
@@ -15,8 +15,16 @@ export function lit(v: SqlValue | undefined): string {
     return String(v);
   }
   if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-  if (typeof v === 'string') return pg.escapeLiteral(v);
-  return pg.escapeLiteral(JSON.stringify(v));
+  return quote(typeof v === 'string' ? v : JSON.stringify(v));
+}
+
+/**
+ * What `pg.escapeLiteral` returns, without its character-by-character concatenation, which costs
+ * about 5 µs for a 700-byte document (a track quotes several) against 0.2 µs here.
+ */
+export function quote(s: string): string {
+  if (s.includes('\\')) return ` E'${s.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+  return `'${s.replaceAll("'", "''")}'`;
 }
 
 /** `(a, b, ...)` of literals, for a VALUES list. */
