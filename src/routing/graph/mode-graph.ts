@@ -142,14 +142,13 @@ export class ModeGraph {
       const x = heap.peekValue();
       heap.pop();
       const side = forward ? fwd : bwd;
-      const dm = side.dm;
-      if (d > dm[2 * x]!) continue;
+      if (d > side.at[4 * x + 1]!) continue;
       const other = forward ? bwd : fwd;
-      if (other.seen[x] === stamp) {
-        const total = fwd.dm[2 * x]! + bwd.dm[2 * x]!;
+      if (other.at[4 * x] === stamp) {
+        const total = fwd.at[4 * x + 1]! + bwd.at[4 * x + 1]!;
         if (total < best) {
           best = total;
-          bestMeters = fwd.dm[2 * x + 1]! + bwd.dm[2 * x + 1]!;
+          bestMeters = fwd.at[4 * x + 2]! + bwd.at[4 * x + 2]!;
           meet = x;
         }
       }
@@ -181,18 +180,18 @@ export class ModeGraph {
       const stamp = ++this.stamp;
       bHeap.clear();
       for (const t of this.terminals(b, false)) bwd.start(sg.idOf[t.node]!, t, stamp, bHeap);
-      const dm = bwd.dm;
+      const at = bwd.at;
       while (bHeap.size > 0) {
         const d = bHeap.peekKey();
         const x = bHeap.peekValue();
         bHeap.pop();
-        if (d > dm[2 * x]!) continue;
+        if (d > at[4 * x + 1]!) continue;
         if (bwd.stalled(x, d, sg.upStart, sg.up, stamp)) continue;
         if (buckets.stamp[x] !== gen) {
           buckets.stamp[x] = gen;
           buckets.head[x] = -1;
         }
-        buckets.add(entries, j, d, dm[2 * x + 1]!, buckets.head[x]!);
+        buckets.add(entries, j, d, at[4 * x + 2]!, buckets.head[x]!);
         buckets.head[x] = entries++;
         bwd.expand(x, d, sg.downStart, sg.down, stamp, bHeap);
       }
@@ -214,7 +213,7 @@ export class ModeGraph {
       const stamp = ++this.stamp;
       fHeap.clear();
       for (const s of this.terminals(a, true)) fwd.start(sg.idOf[s.node]!, s, stamp, fHeap);
-      const dm = fwd.dm;
+      const at = fwd.at;
       let worst = 0;
       for (let t = 0; t < best.length; t++) if (targets[t] && best[t]! > worst) worst = best[t]!;
       while (fHeap.size > 0) {
@@ -222,7 +221,7 @@ export class ModeGraph {
         if (d >= worst) break; // no target can improve any more
         const x = fHeap.peekValue();
         fHeap.pop();
-        if (d > dm[2 * x]!) continue;
+        if (d > at[4 * x + 1]!) continue;
         if (fwd.stalled(x, d, sg.downStart, sg.down, stamp)) continue;
         if (buckets.stamp[x] === gen) {
           for (let k = buckets.head[x]!; k >= 0; k = next[k]!) {
@@ -230,7 +229,7 @@ export class ModeGraph {
             const total = d + dist[k]!;
             if (total < best[j]!) {
               best[j] = total;
-              bestMeters[j] = dm[2 * x + 1]! + meters[k]!;
+              bestMeters[j] = at[4 * x + 2]! + meters[k]!;
               met[j] = 1;
               worst = 0;
               for (let t = 0; t < best.length; t++) if (targets[t] && best[t]! > worst) worst = best[t]!;
@@ -480,7 +479,7 @@ export class ModeGraph {
     let x = meet;
     let startCd = -1;
     for (;;) {
-      const p = this.fwd.parent[x]!;
+      const p = this.fwd.at[4 * x + 3]!;
       if (p < 0) {
         startCd = -1 - p;
         break;
@@ -492,7 +491,7 @@ export class ModeGraph {
     x = meet;
     let endCd = -1;
     for (;;) {
-      const p = this.bwd.parent[x]!;
+      const p = this.bwd.at[4 * x + 3]!;
       if (p < 0) {
         endCd = -1 - p;
         break;
@@ -629,43 +628,41 @@ class Buckets {
 }
 
 /**
- * One direction of a CH search over a {@link SearchGraph}: seconds and meters so far interleaved per
- * search id (one cache line per node), the edge each node was reached by (or `-1 - chainDir` at a
- * terminal), and the generation stamp saying which entries belong to the current search.
+ * One direction of a CH search over a {@link SearchGraph}, four numbers per search id side by side (one
+ * cache line for what a search reads of a node): the generation stamp saying the entry belongs to the
+ * current search, seconds and meters so far, and the edge the node was reached by (`-1 - chainDir` at a
+ * terminal).
  */
 class SearchSide {
-  readonly dm: Float64Array;
-  readonly seen: Uint32Array;
-  readonly parent: Int32Array;
+  readonly at: Float64Array;
 
   constructor(n: number) {
-    this.dm = new Float64Array(2 * n);
-    this.seen = new Uint32Array(n);
-    this.parent = new Int32Array(n);
+    this.at = new Float64Array(4 * n);
   }
 
   /** Seeds search id x from a terminal (keeping the cheaper of two terminals at one node). */
   start(x: number, t: Terminal, stamp: number, heap: MinHeap): void {
-    if (this.seen[x] === stamp && this.dm[2 * x]! <= t.seconds) return;
-    this.seen[x] = stamp;
-    this.dm[2 * x] = t.seconds;
-    this.dm[2 * x + 1] = t.meters;
-    this.parent[x] = -1 - t.chainDir;
+    const at = this.at;
+    if (at[4 * x] === stamp && at[4 * x + 1]! <= t.seconds) return;
+    at[4 * x] = stamp;
+    at[4 * x + 1] = t.seconds;
+    at[4 * x + 2] = t.meters;
+    at[4 * x + 3] = -1 - t.chainDir;
     heap.push(t.seconds, x);
   }
 
   /** Relaxes the edges of x's row (stride 3: head, seconds, meters). */
   expand(x: number, d: number, start: Uint32Array, rows: Float64Array, stamp: number, heap: MinHeap): void {
-    const { dm, seen, parent } = this;
-    const m = dm[2 * x + 1]!;
+    const at = this.at;
+    const m = at[4 * x + 2]!;
     for (let i = start[x]!, end = start[x + 1]!; i < end; i++) {
       const y = rows[3 * i]!;
       const nd = d + rows[3 * i + 1]!;
-      if (seen[y] !== stamp || nd < dm[2 * y]!) {
-        seen[y] = stamp;
-        dm[2 * y] = nd;
-        dm[2 * y + 1] = m + rows[3 * i + 2]!;
-        parent[y] = i;
+      if (at[4 * y] !== stamp || nd < at[4 * y + 1]!) {
+        at[4 * y] = stamp;
+        at[4 * y + 1] = nd;
+        at[4 * y + 2] = m + rows[3 * i + 2]!;
+        at[4 * y + 3] = i;
         heap.push(nd, y);
       }
     }
@@ -676,10 +673,10 @@ class SearchSide {
    * (over an edge of the other direction's rows), so no shortest path goes up through it.
    */
   stalled(x: number, d: number, start: Uint32Array, rows: Float64Array, stamp: number): boolean {
-    const { dm, seen } = this;
+    const at = this.at;
     for (let i = start[x]!, end = start[x + 1]!; i < end; i++) {
       const h = rows[3 * i]!;
-      if (seen[h] === stamp && dm[2 * h]! + rows[3 * i + 1]! < d) return true;
+      if (at[4 * h] === stamp && at[4 * h + 1]! + rows[3 * i + 1]! < d) return true;
     }
     return false;
   }
