@@ -17,6 +17,14 @@ describe('UserLocationIndex', () => {
     );
     assert.ok(hits.every((h) => h.distanceMeters < 250));
     assert.deepEqual(
+      index.nearest([180, 0], 1000, 1, () => true),
+      hits.slice(0, 1),
+    );
+    assert.deepEqual(
+      index.nearest([-180, 0], 2_000_000, 5, () => true),
+      index.within([-180, 0], 2_000_000, () => true),
+    );
+    assert.deepEqual(
       index.within([180, 0], 1000, (m) => m?.role === 'driver').map((h) => h.id),
       ['west'],
     );

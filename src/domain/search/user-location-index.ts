@@ -1,6 +1,6 @@
 import RBush from 'rbush';
 import { bboxAround } from '../../geo/bbox-around.js';
-import { distanceMeters } from '../../geo/distance-meters.js';
+import { distanceMeters, EARTH_RADIUS_METERS, normalizeLongitude } from '../../geo/distance-meters.js';
 import type { Position } from '../../geo/types.js';
 import type { Metadata } from '../metadata.js';
 
@@ -14,6 +14,23 @@ interface Item {
   metadata: Metadata | null;
 }
 
+/** A node of rbush's tree, as `toJSON` exposes it. */
+interface TreeNode {
+  children: Array<TreeNode | Item>;
+  leaf: boolean;
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
+interface Entry {
+  /** Meters to the item, or the least any point in the node's box can be from the center. */
+  d: number;
+  item: Item | undefined;
+  node: TreeNode | undefined;
+}
+
 export interface NearUser {
   id: string;
   metadata: Metadata | null;
@@ -22,8 +39,6 @@ export interface NearUser {
 
 // Half the Earth's circumference: every point is within it, and bboxAround wants a finite radius.
 const HALF_EARTH_METERS = 20_015_087;
-// nearest() first searches this far: in a city a few users are this close.
-const FIRST_RADIUS_METERS = 250;
 
 /**
  * The last known location of each user of one tenant, in a dynamic R-tree (rbush): users move on
@@ -72,8 +87,9 @@ export class UserLocationIndex {
   }
 
   /**
-   * The first `count` users of `within`: searches a small circle first and widens it twofold, so in a
-   * dense area a search stops long before it has measured and sorted everyone within the radius.
+   * The first `count` users of `within`, found best-first down the R-tree: nodes in order of the least
+   * distance any point of their box can have, so a search measures the few users near the answer instead
+   * of everyone within the radius.
    */
   nearest(
     center: Position,
@@ -81,12 +97,41 @@ export class UserLocationIndex {
     count: number,
     keep: (metadata: Metadata | null) => boolean,
   ): NearUser[] {
-    const radius = Math.min(radiusMeters, HALF_EARTH_METERS);
-    for (let r = Math.min(radius, FIRST_RADIUS_METERS); ; r = Math.min(radius, r * 2)) {
-      // Everyone within r is in hits, so once there are `count` of them nobody farther can rank higher.
-      const hits = this.#within(center, r >= radius ? radiusMeters : r, keep);
-      if (hits.length >= count || r >= radius) return hits.length > count ? hits.slice(0, count) : hits;
+    const out: NearUser[] = [];
+    if (!(count > 0)) return out;
+    const queue = new Queue();
+    const lon = normalizeLongitude(center[0]);
+    const lat = center[1];
+    const cosLat = Math.cos(lat * RAD);
+    let node: TreeNode | undefined = this.tree.toJSON() as TreeNode;
+    while (node !== undefined) {
+      if (node.leaf) {
+        for (const child of node.children) {
+          const item = child as Item;
+          const d = distanceMeters(center, item.location);
+          if (d <= radiusMeters) queue.push({ d, item, node: undefined });
+        }
+      } else {
+        for (const child of node.children) {
+          const box = child as TreeNode;
+          const d = boxLowerBoundMeters(lon, lat, cosLat, box);
+          if (d <= radiusMeters) queue.push({ d, item: undefined, node: box });
+        }
+      }
+      node = undefined;
+      // Items come out by (distance, id); a node whose box may hold a user as near is opened first.
+      for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+        if (next.node !== undefined) {
+          node = next.node;
+          break;
+        }
+        const item = next.item!;
+        if (!keep(item.metadata)) continue;
+        out.push({ id: item.id, metadata: item.metadata, distanceMeters: next.d });
+        if (out.length >= count) return out;
+      }
     }
+    return out;
   }
 
   #within(center: Position, radiusMeters: number, keep: (metadata: Metadata | null) => boolean): NearUser[] {
@@ -116,4 +161,73 @@ export class UserLocationIndex {
 
 function byDistanceThenId(a: NearUser, b: NearUser): number {
   return a.distanceMeters - b.distanceMeters || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+const RAD = Math.PI / 180;
+
+/**
+ * Meters from the center (`lon` normalized, `cosLat` the cosine of `lat`) to the nearest point the box
+ * could hold, never more than `distanceMeters` to any point in it: in the haversine sum the latitude term
+ * is at least that of the latitude gap, and the longitude term at least that of the longitude gap (across
+ * the antimeridian too) weighted by the smallest cosine of a latitude in the box; and asin(x) >= x.
+ */
+function boxLowerBoundMeters(lon: number, lat: number, cosLat: number, b: TreeNode): number {
+  const dLat = lat < b.minY ? b.minY - lat : lat > b.maxY ? lat - b.maxY : 0;
+  const dLon = lon >= b.minX && lon <= b.maxX ? 0 : Math.min(arcDegrees(lon, b.minX), arcDegrees(lon, b.maxX));
+  if (dLat === 0 && dLon === 0) return 0;
+  const sinLat = Math.sin((dLat * RAD) / 2);
+  const sinLon = dLon === 0 ? 0 : Math.sin((dLon * RAD) / 2);
+  const farthestLat = Math.max(Math.abs(b.minY), Math.abs(b.maxY));
+  const h = sinLat * sinLat + cosLat * Math.cos(farthestLat * RAD) * sinLon * sinLon;
+  // A hair less, so rounding can never put the bound above a user's own distance.
+  return 2 * EARTH_RADIUS_METERS * Math.sqrt(Math.min(1, h)) * (1 - 1e-9);
+}
+
+/** Degrees between two longitudes the short way round, 0..180. */
+function arcDegrees(a: number, b: number): number {
+  const d = Math.abs(a - b) % 360;
+  return d > 180 ? 360 - d : d;
+}
+
+/** Nodes before items at the same distance (they may hold a user as near), then items by id. */
+function before(a: Entry, b: Entry): boolean {
+  if (a.d !== b.d) return a.d < b.d;
+  if (a.item === undefined || b.item === undefined) return a.item === undefined && b.item !== undefined;
+  return a.item.id < b.item.id;
+}
+
+/** A binary min-heap of entries in `before` order. */
+class Queue {
+  readonly #heap: Entry[] = [];
+
+  push(e: Entry): void {
+    const heap = this.#heap;
+    let i = heap.length;
+    heap.push(e);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(e, heap[parent]!)) break;
+      heap[i] = heap[parent]!;
+      i = parent;
+    }
+    heap[i] = e;
+  }
+
+  pop(): Entry | undefined {
+    const heap = this.#heap;
+    const top = heap[0];
+    const last = heap.pop();
+    if (top === undefined || last === undefined || heap.length === 0) return top;
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= heap.length) break;
+      if (child + 1 < heap.length && before(heap[child + 1]!, heap[child]!)) child++;
+      if (!before(heap[child]!, last)) break;
+      heap[i] = heap[child]!;
+      i = child;
+    }
+    heap[i] = last;
+    return top;
+  }
 }
