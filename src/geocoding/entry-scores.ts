@@ -5,6 +5,7 @@ import { entityPoint, entityProminence } from './entity.js';
 import { addressRegions, hasAddressStreet, placeRegions } from './fine-regions.js';
 import { entryAreaSlots } from './locality-areas.js';
 import { placeNames } from './place-names.js';
+import { qualifiedSlots } from './qualified-areas.js';
 
 /** Per name-index entry: its entity's prominence and `[lon, lat]`, so ranking reads typed arrays only. */
 export interface EntryScores {
@@ -54,6 +55,7 @@ export function entryScores(pack: GeodataPack): EntryScores {
 export function prepareGeocoding(pack: GeodataPack): void {
   entryScores(pack);
   entryAreaSlots(pack);
+  qualifiedSlots(pack, [], false);
   pack.names.prepare();
   if (addressRegions(pack).length > 0) {
     loadAddressParser();

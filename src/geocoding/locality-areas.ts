@@ -35,6 +35,11 @@ export function perLocalityArea<T>(pack: GeodataPack, name: string, id: number, 
   return value;
 }
 
+/** The area pair of a locality as a number (1 + index): see {@link entryAreaSlots}. */
+export function localityAreaSlot(pack: GeodataPack, id: number): number {
+  return slotOf(pack, areaSlots(pack), id);
+}
+
 const entrySlots = new WeakMap<GeodataPack, Int32Array>();
 
 /**

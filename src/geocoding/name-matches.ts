@@ -4,6 +4,7 @@ import { CandidateList } from './candidate-list.js';
 import { type Entity, entityCountryCode, entityLayer, entityQualifiers } from './entity.js';
 import type { GeocodeLayer } from './layers.js';
 import { entryAreaSlots } from './locality-areas.js';
+import { qualifiedSlots } from './qualified-areas.js';
 import { viableTypoVariants } from './typo-variants.js';
 
 /**
@@ -174,11 +175,10 @@ function passing(
   // One entity object for the whole scan: the filters read it and keep nothing of it.
   const entity: Entity = { kind: 0, id: 0 };
   // Most candidates are places, whose qualifier words depend only on their area pair: the qualifiers are
-  // checked once per pair (1 passes, 2 fails), the layer and country filters per place when given.
+  // answered per pair from the words' postings, the layer and country filters per place when given.
   const slots = opts.qualifiers.length > 0 ? entryAreaSlots(pack) : undefined;
-  const bySlot = slotVerdicts.next();
+  const qualified = slots ? qualifiedSlots(pack, opts.qualifiers, opts.qualifierPrefix === true) : undefined;
   const perPlace = opts.layers !== undefined || opts.country !== undefined;
-  const qualifiersOnly: MatchOptions = { qualifiers: opts.qualifiers, qualifierPrefix: opts.qualifierPrefix };
   let n = 0;
   for (let k = 0; k < from.length; k++) {
     const c = from[k]!;
@@ -190,52 +190,10 @@ function passing(
       if (accepts(pack, entity, opts, memo)) out[n++] = c;
       continue;
     }
-    let qualified = bySlot.get(slot);
-    if (qualified === 0) {
-      qualified = accepts(pack, entity, qualifiersOnly, memo) ? 1 : 2;
-      bySlot.set(slot, qualified);
-    }
-    if (qualified === 1 && (!perPlace || accepts(pack, entity, { ...opts, qualifiers: [] }, memo))) out[n++] = c;
+    if (qualified![slot] === 1 && (!perPlace || accepts(pack, entity, { ...opts, qualifiers: [] }, memo))) out[n++] = c;
   }
   return out.subarray(0, n);
 }
-
-/**
- * Small numbers per area pair, valid for one scan: reused typed arrays that a new scan empties by moving
- * to the next generation instead of clearing (a scan reads thousands of pairs out of tens of thousands).
- */
-class SlotVerdicts {
-  private generation = 0;
-  private stamps = new Uint32Array(1024);
-  private values = new Uint8Array(1024);
-
-  /** Empties the table for a new scan. */
-  next(): this {
-    this.generation++;
-    return this;
-  }
-
-  /** The value of `slot` in this scan, 0 when not set. */
-  get(slot: number): number {
-    return slot < this.stamps.length && this.stamps[slot] === this.generation ? this.values[slot]! : 0;
-  }
-
-  set(slot: number, value: number): void {
-    if (slot >= this.stamps.length) {
-      const size = Math.max(slot + 1, this.stamps.length * 2);
-      const stamps = new Uint32Array(size);
-      stamps.set(this.stamps);
-      const values = new Uint8Array(size);
-      values.set(this.values);
-      this.stamps = stamps;
-      this.values = values;
-    }
-    this.stamps[slot] = this.generation;
-    this.values[slot] = value;
-  }
-}
-
-const slotVerdicts = new SlotVerdicts();
 
 /**
  * Candidates popped best score first, ties in their order in `items`: the order a stable sort by
