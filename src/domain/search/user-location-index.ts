@@ -169,18 +169,26 @@ const RAD = Math.PI / 180;
  * Meters from the center (`lon` normalized, `cosLat` the cosine of `lat`) to the nearest point the box
  * could hold, never more than `distanceMeters` to any point in it: in the haversine sum the latitude term
  * is at least that of the latitude gap, and the longitude term at least that of the longitude gap (across
- * the antimeridian too) weighted by the smallest cosine of a latitude in the box; and asin(x) >= x.
+ * the antimeridian too) weighted by the smallest cosine of a latitude in the box. Cheap lower bounds stand
+ * in for the trigonometry (sin x >= x - x³/6 for x >= 0, cos y >= 1 - y²/2, asin x >= x): nodes are
+ * measured far more often than users.
  */
 function boxLowerBoundMeters(lon: number, lat: number, cosLat: number, b: TreeNode): number {
   const dLat = lat < b.minY ? b.minY - lat : lat > b.maxY ? lat - b.maxY : 0;
   const dLon = lon >= b.minX && lon <= b.maxX ? 0 : Math.min(arcDegrees(lon, b.minX), arcDegrees(lon, b.maxX));
   if (dLat === 0 && dLon === 0) return 0;
-  const sinLat = Math.sin((dLat * RAD) / 2);
-  const sinLon = dLon === 0 ? 0 : Math.sin((dLon * RAD) / 2);
-  const farthestLat = Math.max(Math.abs(b.minY), Math.abs(b.maxY));
-  const h = sinLat * sinLat + cosLat * Math.cos(farthestLat * RAD) * sinLon * sinLon;
+  const sinLat = sinAtLeast((dLat * RAD) / 2);
+  const sinLon = sinAtLeast((dLon * RAD) / 2);
+  const y = Math.max(Math.abs(b.minY), Math.abs(b.maxY)) * RAD;
+  const cosFarthest = Math.max(0, 1 - (y * y) / 2);
+  const h = sinLat * sinLat + cosLat * cosFarthest * sinLon * sinLon;
   // A hair less, so rounding can never put the bound above a user's own distance.
   return 2 * EARTH_RADIUS_METERS * Math.sqrt(Math.min(1, h)) * (1 - 1e-9);
+}
+
+/** A lower bound of sin(x) for x in [0, π/2], never negative. */
+function sinAtLeast(x: number): number {
+  return Math.max(0, x - (x * x * x) / 6);
 }
 
 /** Degrees between two longitudes the short way round, 0..180. */
