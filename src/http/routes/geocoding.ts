@@ -4,6 +4,7 @@ import { defineRoute } from '../define-route.js';
 import { searchLimit } from '../params/common.js';
 import { countryCode, ipAddress, layers } from '../params/geocode.js';
 import { latLng, str } from '../params/index.js';
+import { addressesJson } from '../presenters/address-json.js';
 
 const query = () => str({ maxLength: 512 }).required();
 
@@ -71,15 +72,16 @@ export function geocodingRoutes(app: FastifyInstance, { services }: AppDeps): vo
         countryCode: countryCode(),
       },
     },
-    ({ query: q, req }) => ({
-      addresses: geocoding.autocomplete(q.query, {
-        near: q.near,
-        nearIp: req.ip,
-        layers: q.layers,
-        limit: q.limit,
-        country: q.country ?? q.countryCode,
-      }),
-    }),
+    ({ query: q, req }) =>
+      addressesJson(
+        geocoding.autocomplete(q.query, {
+          near: q.near,
+          nearIp: req.ip,
+          layers: q.layers,
+          limit: q.limit,
+          country: q.country ?? q.countryCode,
+        }),
+      ),
   );
 
   defineRoute(
