@@ -152,10 +152,22 @@ export class ModeGraph {
           meet = x;
         }
       }
-      if (forward ? side.stalled(x, d, sg.downStart, sg.down, stamp) : side.stalled(x, d, sg.upStart, sg.up, stamp)) {
+      if (
+        forward
+          ? side.stalled(x, d, sg.downStart, sg.down, sg.downHead, stamp)
+          : side.stalled(x, d, sg.upStart, sg.up, sg.upHead, stamp)
+      ) {
         continue;
       }
-      side.expand(x, d, forward ? sg.upStart : sg.downStart, forward ? sg.up : sg.down, stamp, heap);
+      side.expand(
+        x,
+        d,
+        forward ? sg.upStart : sg.downStart,
+        forward ? sg.up : sg.down,
+        forward ? sg.upHead : sg.downHead,
+        stamp,
+        heap,
+      );
     }
     if (meet < 0) return direct;
     const out: NetworkRoute = { seconds: best, meters: bestMeters };
@@ -186,14 +198,14 @@ export class ModeGraph {
         const x = bHeap.peekValue();
         bHeap.pop();
         if (d > at[4 * x + 1]!) continue;
-        if (bwd.stalled(x, d, sg.upStart, sg.up, stamp)) continue;
+        if (bwd.stalled(x, d, sg.upStart, sg.up, sg.upHead, stamp)) continue;
         if (buckets.stamp[x] !== gen) {
           buckets.stamp[x] = gen;
           buckets.head[x] = -1;
         }
         buckets.add(entries, j, d, at[4 * x + 2]!, buckets.head[x]!);
         buckets.head[x] = entries++;
-        bwd.expand(x, d, sg.downStart, sg.down, stamp, bHeap);
+        bwd.expand(x, d, sg.downStart, sg.down, sg.downHead, stamp, bHeap);
       }
     }
     const { target, dist, meters, next } = buckets;
@@ -222,7 +234,7 @@ export class ModeGraph {
         const x = fHeap.peekValue();
         fHeap.pop();
         if (d > at[4 * x + 1]!) continue;
-        if (fwd.stalled(x, d, sg.downStart, sg.down, stamp)) continue;
+        if (fwd.stalled(x, d, sg.downStart, sg.down, sg.downHead, stamp)) continue;
         if (buckets.stamp[x] === gen) {
           for (let k = buckets.head[x]!; k >= 0; k = next[k]!) {
             const j = target[k]!;
@@ -236,7 +248,7 @@ export class ModeGraph {
             }
           }
         }
-        fwd.expand(x, d, sg.upStart, sg.up, stamp, fHeap);
+        fwd.expand(x, d, sg.upStart, sg.up, sg.upHead, stamp, fHeap);
       }
       for (let j = 0; j < targets.length; j++) {
         if (met[j]) row[j] = { seconds: best[j]!, meters: bestMeters[j]! };
@@ -652,11 +664,19 @@ class SearchSide {
   }
 
   /** Relaxes the edges of x's row (stride 3: head, seconds, meters). */
-  expand(x: number, d: number, start: Uint32Array, rows: Float64Array, stamp: number, heap: MinHeap): void {
+  expand(
+    x: number,
+    d: number,
+    start: Uint32Array,
+    rows: Float64Array,
+    heads: Uint32Array,
+    stamp: number,
+    heap: MinHeap,
+  ): void {
     const at = this.at;
     const m = at[4 * x + 2]!;
     for (let i = start[x]!, end = start[x + 1]!; i < end; i++) {
-      const y = rows[3 * i]!;
+      const y = heads[6 * i]!;
       const nd = d + rows[3 * i + 1]!;
       if (at[4 * y] !== stamp || nd < at[4 * y + 1]!) {
         at[4 * y] = stamp;
@@ -672,10 +692,10 @@ class SearchSide {
    * Stall-on-demand: x, settled at `d`, is reached more cheaply from a higher node this search has seen
    * (over an edge of the other direction's rows), so no shortest path goes up through it.
    */
-  stalled(x: number, d: number, start: Uint32Array, rows: Float64Array, stamp: number): boolean {
+  stalled(x: number, d: number, start: Uint32Array, rows: Float64Array, heads: Uint32Array, stamp: number): boolean {
     const at = this.at;
     for (let i = start[x]!, end = start[x + 1]!; i < end; i++) {
-      const h = rows[3 * i]!;
+      const h = heads[6 * i]!;
       if (at[4 * h] === stamp && at[4 * h + 1]! + rows[3 * i + 1]! < d) return true;
     }
     return false;
