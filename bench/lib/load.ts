@@ -89,8 +89,9 @@ async function measureLoad(
   if (opts.overallRate && pacedReads(requests, opts)) {
     const result = await fixedRateLoad({
       url: urls[0]!,
-      // The same first PREBUILT_MAX requests as autocannon gets, so both kinds of rows see the same set.
-      requests: requests.slice(0, PREBUILT_MAX).map((r) => ({ ...r, method: r.method ?? 'GET' })),
+      // The whole list, cycled once across all connections: a server that keeps recent answers
+      // (autocomplete) then sees the list's own repeats, not the same few requests over and over.
+      requests: requests.map((r) => ({ ...r, method: r.method ?? 'GET' })),
       rate: opts.overallRate,
       connections: opts.connections ?? ctx.connections,
       durationSeconds: ctx.durationSeconds,
@@ -117,14 +118,13 @@ async function measureLoad(
 }
 
 /**
- * Whether a fixed rate of reads is sent evenly spaced from a child process (`BENCH_FIXED_RATE=paced`; see
- * `fixedRateLoad` for why autocannon's p99 at a fixed rate measures its own bursts). Not yet the default:
- * the server's CPU per request is higher when requests arrive one by one than in bursts, so fixed-rate
- * rows would not compare with runs made before.
+ * Whether a fixed rate of reads is sent evenly spaced from a child process (the default; see
+ * `fixedRateLoad` for why autocannon's p99 at a fixed rate measures its own bursts).
+ * `BENCH_FIXED_RATE=autocannon` uses autocannon's `overallRate` instead, as runs before 2026-11-22 did.
  */
 function pacedReads(requests: LoadRequest[] | (() => LoadRequest), opts: LoadOptions): requests is LoadRequest[] {
   return (
-    process.env.BENCH_FIXED_RATE === 'paced' &&
+    process.env.BENCH_FIXED_RATE !== 'autocannon' &&
     opts.overallRate !== undefined &&
     Array.isArray(requests) &&
     requests.every(isRead)
