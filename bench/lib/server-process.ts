@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +27,7 @@ export async function benchPackDir(): Promise<string> {
 /** Starts `src/main.ts serve` in its own process (so load generation does not share its core). */
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'whereabouts-bench-'));
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   const fullEnv = {
     ...process.env,
     DATA_DIR: dataDir,
@@ -57,6 +58,21 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A port no one listens on now, from the kernel (a random pick could land on another bench's
+ * server, which would then answer this one's readiness check).
+ */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 async function waitForReady(url: string, child: ChildProcess): Promise<void> {
