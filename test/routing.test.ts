@@ -190,6 +190,26 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
     assert.equal(res.body.matrix[0][2].distance.value, 0, 'a point to itself');
   });
 
+  it('answers a matrix across two regions with the numbers of route distance for every cell', async (t) => {
+    if (skipped(t)) return;
+    const origins = [DOWNTOWN, CANTON, ONEWAY_B];
+    const destinations = [FELLS_POINT, ONEWAY_A, KAILUA, BROOKLYN];
+    const res = await get(s, '/v1/route/matrix', {
+      origins: origins.map(q).join('|'),
+      destinations: destinations.map(q).join('|'),
+      mode: 'car',
+      units: 'metric',
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    for (const [i, o] of origins.entries()) {
+      for (const [j, d] of destinations.entries()) {
+        const single = (await distance(o, d)).body.routes.car;
+        assert.deepEqual(res.body.matrix[i][j].distance, single.distance, `${i}→${j}`);
+        assert.deepEqual(res.body.matrix[i][j].duration, single.duration, `${i}→${j}`);
+      }
+    }
+  });
+
   it('caps a matrix at 25 routes', async (t) => {
     if (skipped(t)) return;
     const five = Array.from({ length: 5 }, (_, i) => q([WAIKIKI[0] + i * 0.002, WAIKIKI[1]])).join('|');

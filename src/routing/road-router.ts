@@ -55,10 +55,10 @@ export class RoadRouter implements Router {
         const g = onGraph(graphs, o, from[i]!, d, to[j]!);
         if (g < 0) return estimated(o, d, mode, false);
         answers[g] ??= graphs[g]!.matrix(
-          from.map((s) => s[g]!),
-          to.map((s) => s[g]!),
+          from.map((s) => s[g] ?? null),
+          to.map((s) => s[g] ?? null),
         );
-        return onRoads(o, from[i]![g]!, d, to[j]![g]!, answers[g]![i]![j]!, mode, false);
+        return onRoads(o, from[i]![g]!, d, to[j]![g]!, answers[g]![i]![j] ?? null, mode, false);
       }),
     );
   }
