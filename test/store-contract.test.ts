@@ -4,14 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { LocationEvent } from '../src/domain/events/event.js';
-import type { Geofence } from '../src/domain/geofences/geofence.js';
-import { buildGeofenceShape } from '../src/domain/geofences/geofence-shape.js';
 import type { Tenant } from '../src/domain/tenant.js';
 import type { User } from '../src/domain/users/user.js';
 import { PostgresStore } from '../src/storage/postgres/postgres-store.js';
 import { SqliteStore } from '../src/storage/sqlite/sqlite-store.js';
 import type { Store } from '../src/storage/store.js';
 import { engineEnv } from './helpers/engine.js';
+import { makeCircleGeofence } from './helpers/fixtures.js';
 
 /**
  * The Store ports themselves, on the engine this run uses (SQLite, or PostgreSQL under
@@ -101,26 +100,7 @@ describe(`store contract (${process.env.TEST_STORE === 'postgres' ? 'PostgreSQL'
   });
 
   it('geofences: upsert by tag + externalId keeps _id and createdAt; delete removes it', async () => {
-    const base: Geofence = {
-      id: 'g1',
-      projectId: tenant.projectId,
-      live: tenant.live,
-      tag: 'store',
-      externalId: '1',
-      description: 'one',
-      type: 'circle',
-      ...buildGeofenceShape('circle', [-73.99, 40.7], 100),
-      mode: null,
-      metadata: null,
-      userId: null,
-      enabled: true,
-      disableAfter: null,
-      deleteAfter: null,
-      stopDetection: null,
-      dwellThreshold: null,
-      createdAt: 1,
-      updatedAt: 1,
-    };
+    const base = makeCircleGeofence(tenant, { id: 'g1' });
     const first = await store.geofences.upsert(base);
     const second = await store.geofences.upsert({ ...base, id: 'g2', createdAt: 5, description: 'two' });
     assert.equal(second.id, first.id);

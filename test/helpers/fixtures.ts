@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import type { Geofence } from '../../src/domain/geofences/geofence.js';
+import { buildGeofenceShape } from '../../src/domain/geofences/geofence-shape.js';
 import type { Tenant } from '../../src/domain/tenant.js';
 import type { User } from '../../src/domain/users/user.js';
 import type { TestServer } from './server.js';
@@ -28,6 +30,33 @@ export function haversineMeters(a: Position, b: Position): number {
   const dLon = (b[0] - a[0]) * rad;
   const h = Math.sin(dLat / 2) ** 2 + Math.cos(a[1] * rad) * Math.cos(b[1] * rad) * Math.sin(dLon / 2) ** 2;
   return 2 * 6_371_008.8 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/**
+ * A stored 100 m circle fence (tag `store`, externalId `1`, centred in Manhattan) with every optional
+ * field empty, as the store holds it; `fields` override any of it.
+ */
+export function makeCircleGeofence(tenant: Tenant, fields: Partial<Geofence> & { id: string }): Geofence {
+  return {
+    projectId: tenant.projectId,
+    live: tenant.live,
+    tag: 'store',
+    externalId: '1',
+    description: 'one',
+    type: 'circle',
+    ...buildGeofenceShape('circle', [-73.99, 40.7], 100),
+    mode: null,
+    metadata: null,
+    userId: null,
+    enabled: true,
+    disableAfter: null,
+    deleteAfter: null,
+    stopDetection: null,
+    dwellThreshold: null,
+    createdAt: 1,
+    updatedAt: 1,
+    ...fields,
+  };
 }
 
 /** A user record as track would store it (tests here may create users through the store). */

@@ -1,31 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { makeCircleGeofence } from '../../../test/helpers/fixtures.js';
 import type { Geofence } from '../../domain/geofences/geofence.js';
 import { buildGeofenceShape } from '../../domain/geofences/geofence-shape.js';
 import { presentGeofence, presentGeofenceJson } from './geofence-presenter.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 
-const circle: Geofence = {
-  id: 'g1',
-  projectId: 'p',
-  live: false,
-  tag: 'store',
-  externalId: '1',
-  description: 'one',
-  type: 'circle',
-  ...buildGeofenceShape('circle', [-73.99, 40.7], 100),
-  mode: null,
-  metadata: null,
-  userId: null,
-  enabled: true,
-  disableAfter: null,
-  deleteAfter: null,
-  stopDetection: null,
-  dwellThreshold: null,
-  createdAt: NOW - 1000,
-  updatedAt: NOW,
-};
+const circle = makeCircleGeofence({ projectId: 'p', live: false }, { id: 'g1', createdAt: NOW - 1000, updatedAt: NOW });
 
 const polygon: Geofence = {
   ...circle,

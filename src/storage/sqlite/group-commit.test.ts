@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { buildGeofenceShape } from '../../domain/geofences/geofence-shape.js';
+import { makeCircleGeofence } from '../../../test/helpers/fixtures.js';
 import { GroupCommit } from './group-commit.js';
 import { openDatabase } from './open-database.js';
 import { SqliteStore } from './sqlite-store.js';
@@ -52,25 +52,9 @@ describe('SqliteStore.close', () => {
     try {
       const tenant = { projectId: 'p1', live: false };
       const store = SqliteStore.open(dir);
-      const saving = store.geofences.upsert({
-        id: 'g-closing',
-        ...tenant,
-        tag: 'store',
-        externalId: '1',
-        description: 'queued at close',
-        type: 'circle',
-        ...buildGeofenceShape('circle', [-73.99, 40.7], 100),
-        mode: null,
-        metadata: null,
-        userId: null,
-        enabled: true,
-        disableAfter: null,
-        deleteAfter: null,
-        stopDetection: null,
-        dwellThreshold: null,
-        createdAt: 1,
-        updatedAt: 1,
-      });
+      const saving = store.geofences.upsert(
+        makeCircleGeofence(tenant, { id: 'g-closing', description: 'queued at close' }),
+      );
       await store.close();
       assert.equal((await saving).id, 'g-closing');
       const reopened = SqliteStore.open(dir);
