@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Statement } from 'better-sqlite3';
 import type { Store, StoreChange } from '../store.js';
+import { BackgroundCheckpoints } from './background-checkpoints.js';
 import { GroupCommit } from './group-commit.js';
 import { openDatabase, type SqliteDb } from './open-database.js';
 import { SqliteBeaconStore } from './sqlite-beacon-store.js';
@@ -31,6 +32,7 @@ export class SqliteStore implements Store {
 
   /** One group commit for every store that batches writes: a track's user and trip rows share it. */
   private readonly commits: GroupCommit;
+  private checkpoints: BackgroundCheckpoints | undefined;
 
   constructor(readonly db: SqliteDb) {
     this.projects = new SqliteProjectStore(db);
@@ -44,9 +46,19 @@ export class SqliteStore implements Store {
     this.trips = new SqliteTripStore(db, this.commits);
   }
 
-  /** Opens `<dataDir>/whereabouts.db`. */
-  static open(dataDir: string): SqliteStore {
-    return new SqliteStore(openDatabase(path.join(dataDir, 'whereabouts.db')));
+  /**
+   * Opens `<dataDir>/whereabouts.db`. A server passes `backgroundCheckpoints`: the WAL is then copied
+   * into the database file from a worker thread, and commits checkpoint themselves only when the WAL
+   * has grown past 4,000 pages anyway (short-lived CLI commands keep SQLite's default).
+   */
+  static open(dataDir: string, opts: { backgroundCheckpoints?: boolean } = {}): SqliteStore {
+    const file = path.join(dataDir, 'whereabouts.db');
+    const store = new SqliteStore(openDatabase(file));
+    if (opts.backgroundCheckpoints) {
+      store.db.pragma('wal_autocheckpoint = 4000');
+      store.checkpoints = new BackgroundCheckpoints(file);
+    }
+    return store;
   }
 
   async ping(): Promise<void> {
@@ -86,6 +98,7 @@ export class SqliteStore implements Store {
     if (!this.db.open) return;
     // Writes still queued for the next group commit land before the file closes.
     this.commits.flushNow();
+    await this.checkpoints?.close();
     this.db.close();
   }
 }
