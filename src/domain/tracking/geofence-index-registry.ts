@@ -13,6 +13,9 @@ export interface GeofenceSource {
 
 // Fences read per store query while loading: bounds the memory of parsed documents in flight.
 const LOAD_PAGE = 5000;
+// See `reloadSoon`.
+const RELOAD_QUIET_MS = 300;
+const RELOAD_MAX_WAIT_MS = 3000;
 
 /** A write to one tenant's fences, as `GeofenceService.onChange` reports it. */
 export interface GeofenceChange {
@@ -28,6 +31,9 @@ interface Entry {
   loading: Promise<GeofenceIndex> | null;
   /** Changes made while `loading`: replayed onto the new index (upsert and remove are idempotent). */
   pending: GeofenceChange[];
+  /** A reload waiting for other processes' writes to pause, and when the first of them was seen. */
+  reloadTimer?: NodeJS.Timeout | undefined;
+  staleSince?: number | undefined;
 }
 
 /**
@@ -91,8 +97,27 @@ export class GeofenceIndexRegistry {
       return;
     }
     for (const entry of this.entries.values()) {
-      if (!change.tenant || keyOf(change.tenant) === keyOf(entry.tenant)) this.reload(entry);
+      if (!change.tenant || keyOf(change.tenant) === keyOf(entry.tenant)) this.reloadSoon(entry);
     }
+  }
+
+  /**
+   * Reloads once other processes' writes pause for RELOAD_QUIET_MS (at most RELOAD_MAX_WAIT_MS after
+   * the first): a bulk import of many commits then costs one reload, not one per commit, each of
+   * which keeps a SQLite server's event loop busy for as long as it reads every fence. The index in
+   * service meanwhile still takes this process's own writes.
+   */
+  private reloadSoon(entry: Entry): void {
+    const now = Date.now();
+    entry.staleSince ??= now;
+    if (entry.reloadTimer) clearTimeout(entry.reloadTimer);
+    const wait = Math.min(RELOAD_QUIET_MS, Math.max(0, entry.staleSince + RELOAD_MAX_WAIT_MS - now));
+    entry.reloadTimer = setTimeout(() => {
+      entry.reloadTimer = undefined;
+      entry.staleSince = undefined;
+      if (this.entries.get(keyOf(entry.tenant)) === entry) this.reload(entry);
+    }, wait);
+    entry.reloadTimer.unref();
   }
 
   /** Every fence of the tenant, lean, page by page (fences past deleteAfter included: detection skips them). */

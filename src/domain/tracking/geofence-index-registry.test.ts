@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { makeCircleGeofence } from '../../../test/helpers/fixtures.js';
+import type { Geofence } from '../geofences/geofence.js';
+import { GeofenceIndexRegistry, type GeofenceSource } from './geofence-index-registry.js';
+
+const tenant = { projectId: 'p1', live: false };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An in-memory fence source that counts the loads (first pages) read from it. */
+function countingSource(fences: Geofence[]): GeofenceSource & { loads: number } {
+  const source = {
+    loads: 0,
+    async list(_t: unknown, query: { before?: number }) {
+      if (query.before === undefined) source.loads++;
+      return { items: [...fences], hasMore: false };
+    },
+    async get(_t: unknown, id: string) {
+      return fences.find((g) => g.id === id) ?? null;
+    },
+  };
+  return source;
+}
+
+describe('GeofenceIndexRegistry', () => {
+  it('reloads once after a burst of external commits, and then serves what they wrote', async () => {
+    const fences = [makeCircleGeofence(tenant, { id: 'g1' })];
+    const source = countingSource(fences);
+    const registry = new GeofenceIndexRegistry(source);
+    await registry.get(tenant);
+    assert.equal(source.loads, 1);
+    // A bulk import by another process: ten commits, each reported as a vague change.
+    for (let i = 0; i < 10; i++) {
+      fences.push(makeCircleGeofence(tenant, { id: `imported-${i}`, externalId: `i${i}` }));
+      registry.storeChanged({ kind: 'unknown' });
+      await sleep(20);
+    }
+    assert.equal(source.loads, 1, 'no reload while the commits keep coming');
+    await sleep(600);
+    assert.equal(source.loads, 2, 'one reload once they paused');
+    const index = await registry.get(tenant);
+    assert.ok(index.get('imported-9'), 'the reloaded index has the last imported fence');
+  });
+});
