@@ -118,17 +118,12 @@ async function measureLoad(
 }
 
 /**
- * Whether a fixed rate of reads is sent evenly spaced from a child process (the default; see
+ * Whether a fixed rate of requests from a list is sent evenly spaced from a child process (the default; see
  * `fixedRateLoad` for why autocannon's p99 at a fixed rate measures its own bursts).
  * `BENCH_FIXED_RATE=autocannon` uses autocannon's `overallRate` instead, as runs before 2026-11-22 did.
  */
 function pacedReads(requests: LoadRequest[] | (() => LoadRequest), opts: LoadOptions): requests is LoadRequest[] {
-  return (
-    process.env.BENCH_FIXED_RATE !== 'autocannon' &&
-    opts.overallRate !== undefined &&
-    Array.isArray(requests) &&
-    requests.every(isRead)
-  );
+  return process.env.BENCH_FIXED_RATE !== 'autocannon' && opts.overallRate !== undefined && Array.isArray(requests);
 }
 
 // A fixed list of reads is handed to autocannon as it is, which serialises each request once per

@@ -23,19 +23,22 @@ export const management: Scenario = {
       'GET /v1/geofences/:id',
       ids.map((id) => ({ path: `/v1/geofences/${id}`, headers: auth(ctx.keys.secret) })),
     );
-    let n = 0;
-    const put = await measure(ctx, 'PUT /v1/geofences/:tag/:externalId', () => {
-      const i = n++;
-      // Half updates of existing fences, half creations of new ones.
-      const externalId = i % 2 === 0 ? `g${i % 1000}` : `new${i}`;
-      return {
-        method: 'PUT',
-        path: `/v1/geofences/bench/${externalId}`,
-        headers: auth(ctx.keys.secret, true),
-        body: JSON.stringify(circleBody(i)),
-      };
+    // Half updates of existing fences, half creations of new ones (`prefix` keeps each run's new).
+    const upsert = (i: number, prefix: string) => ({
+      method: 'PUT' as const,
+      path: `/v1/geofences/bench/${i % 2 === 0 ? `g${i % 1000}` : `${prefix}${i}`}`,
+      headers: auth(ctx.keys.secret, true),
+      body: JSON.stringify(circleBody(i)),
     });
-    return [config, get, put];
+    let n = 0;
+    const put = await measure(ctx, 'PUT /v1/geofences/:tag/:externalId', () => upsert(n++, 'new'));
+    // The budget's p99 at the budget's rate: requests evenly spaced, not as fast as 50 connections go.
+    const rate = 5000;
+    const paced = Array.from({ length: rate * (ctx.durationSeconds + 3) }, (_, i) => upsert(i, 'paced'));
+    const putAtRate = await measure(ctx, 'PUT /v1/geofences/:tag/:externalId (5,000 req/s fixed)', paced, {
+      overallRate: rate,
+    });
+    return [config, get, put, putAtRate];
   },
 };
 
