@@ -4,6 +4,7 @@ import type { Position } from '../../geo/types.js';
 import type { ModeNetwork } from './build-mode-graph.js';
 import type { Hierarchy } from './contract.js';
 import { MinHeap } from './min-heap.js';
+import { ownerOf } from './owner-of.js';
 import { SearchGraph } from './search-graph.js';
 
 /** A point placed on the network: the chain it lies on, how far along it, and how far off the road. */
@@ -373,15 +374,7 @@ export class ModeGraph {
   }
 
   private chainOfCoord(i: number): number {
-    const starts = this.net.chainStart;
-    let lo = 0;
-    let hi = starts.length - 2;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= i) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return ownerOf(this.net.chainStart, i);
   }
 
   private chainLength(c: number): number {
@@ -497,7 +490,7 @@ export class ModeGraph {
         break;
       }
       fEdges.push(sg.upEdge[p]!);
-      x = sg.ownerOf(sg.upStart, p);
+      x = ownerOf(sg.upStart, p);
     }
     const bEdges: number[] = [];
     x = meet;
@@ -509,7 +502,7 @@ export class ModeGraph {
         break;
       }
       bEdges.push(sg.downEdge[p]!);
-      x = sg.ownerOf(sg.downStart, p);
+      x = ownerOf(sg.downStart, p);
     }
     const original: number[] = [];
     for (let i = fEdges.length - 1; i >= 0; i--) {
@@ -576,18 +569,6 @@ export class ModeGraph {
 
 /** A snap this close to a chain's end is on the junction there. */
 const AT_JUNCTION_METERS = 0.5;
-
-/** The row (node) that CSR entry i belongs to. */
-function ownerOf(start: Uint32Array, i: number): number {
-  let lo = 0;
-  let hi = start.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (start[mid]! <= i) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
 
 /** Edge ids grouped by a node column (CSR). */
 function rowsBy(column: Uint32Array, n: number): { start: Uint32Array; edge: Uint32Array } {

@@ -45,18 +45,6 @@ export class SearchGraph {
     this.downHead = down.head;
     this.downEdge = down.edge;
   }
-
-  /** The search id whose edge rows hold edge `i` of `start` (upStart or downStart). */
-  ownerOf(start: Uint32Array, i: number): number {
-    let lo = 0;
-    let hi = start.length - 2;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (start[mid]! <= i) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  }
 }
 
 function layout(
