@@ -1,3 +1,4 @@
+import { setBounded } from '../cache/bounded-map.js';
 import type { PolygonGeometry } from './types.js';
 
 /** How many recent polygons keep their text: enough for one group commit's worth of fence writes. */
@@ -14,8 +15,7 @@ export function polygonJson(polygon: PolygonGeometry): string {
   let json = recent.get(polygon);
   if (json === undefined) {
     json = JSON.stringify(polygon);
-    if (recent.size >= RECENT) recent.delete(recent.keys().next().value as PolygonGeometry);
-    recent.set(polygon, json);
+    setBounded(recent, polygon, json, RECENT);
   }
   return json;
 }

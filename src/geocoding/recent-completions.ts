@@ -1,3 +1,4 @@
+import { setBounded } from '../cache/bounded-map.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import type { GeocodeAddress } from './address.js';
 
@@ -22,12 +23,9 @@ export function recentCompletions(pack: GeodataPack, key: string, compute: () =>
     byPack.set(pack, recent);
   }
   let found = recent.get(key);
-  if (found) {
-    recent.delete(key);
-  } else {
-    found = compute();
-    if (recent.size >= MAX_ENTRIES) recent.delete(recent.keys().next().value!);
-  }
-  recent.set(key, found);
+  // A hit is deleted and set again: it becomes the most recent entry.
+  if (found) recent.delete(key);
+  else found = compute();
+  setBounded(recent, key, found, MAX_ENTRIES);
   return found.slice();
 }

@@ -1,3 +1,4 @@
+import { setBounded } from '../../cache/bounded-map.js';
 import { type Geofence, isGeofenceEnabled } from '../../domain/geofences/geofence.js';
 import { presentGeofence } from './geofence-presenter.js';
 
@@ -27,11 +28,7 @@ export class GeofenceJson {
     const e = this.#entries.get(g);
     if (e !== undefined && e.enabled === enabled) return e.json;
     const json = JSON.stringify(presentGeofence(g, now, this.opts));
-    if (e === undefined && this.#entries.size >= this.maxEntries) {
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
-    }
-    this.#entries.set(g, { json, enabled });
+    setBounded(this.#entries, g, { json, enabled }, this.maxEntries);
     return json;
   }
 

@@ -1,3 +1,4 @@
+import { setBounded } from '../../cache/bounded-map.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { StoreChange } from '../../storage/store.js';
 
@@ -30,11 +31,7 @@ export class JsonCache {
   }
 
   put(tenant: Tenant, id: string, body: Buffer, validUntil = Number.POSITIVE_INFINITY): void {
-    if (this.#entries.size >= this.maxEntries) {
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
-    }
-    this.#entries.set(keyOf(tenant, id), { body, validUntil });
+    setBounded(this.#entries, keyOf(tenant, id), { body, validUntil }, this.maxEntries);
   }
 
   forget(tenant: Tenant, id: string): void {
