@@ -1,29 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { User } from '../../domain/users/user.js';
+import { makeUser } from '../../../test/helpers/fixtures.js';
 import { presentUser, userJson } from './user-presenter.js';
 
-const user: User = {
-  id: 'u1',
-  projectId: 'p',
-  live: false,
-  userId: 'alice',
-  deviceId: null,
-  installId: null,
-  description: null,
-  // Text that looks like the spliced field must not fool the splice.
-  metadata: { geofences: '[]', note: '"geofences":[]' },
-  location: [-73.9867, 40.7039],
-  locationAccuracy: 10,
-  foreground: true,
-  stopped: false,
-  deviceType: 'Web',
-  ip: null,
-  geofences: [],
-  state: {},
-  createdAt: 1_700_000_000_000,
-  updatedAt: 1_700_000_001_000,
-};
+const user = makeUser(
+  { projectId: 'p', live: false },
+  {
+    id: 'u1',
+    userId: 'alice',
+    // Text that looks like the spliced field must not fool the splice.
+    metadata: { geofences: '[]', note: '"geofences":[]' },
+    createdAt: 1_700_000_000_000,
+    updatedAt: 1_700_000_001_000,
+  },
+);
 
 describe('userJson', () => {
   const fences = [{ _id: 'g1', tag: 'a' }, { _id: 'g2' }];
