@@ -46,12 +46,14 @@ export interface UserStore {
    * `compute` may itself read through the store (track participants do, and the geofence index
    * loads through it): an engine that holds a pooled connection during `compute` must cap concurrent
    * track transactions below its pool size, or a burst of tracks of different users holds every
-   * connection while each waits for one more.
+   * connection while each waits for one more. `known`: the candidates the caller read under its own
+   * per-user lock, which the store then need not read again (engines that lock themselves ignore it).
    */
   trackUpdate<T>(
     tenant: Tenant,
     identity: TrackIdentity,
     compute: (found: TrackCandidates) => Promise<TrackWrite<T>>,
+    known?: TrackCandidates,
   ): Promise<T>;
   /** Users by `_id`, in no particular order; missing ids are left out. */
   getMany(tenant: Tenant, ids: string[]): Promise<User[]>;

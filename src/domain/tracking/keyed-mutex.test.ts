@@ -53,4 +53,16 @@ describe('KeyedMutex', () => {
     again();
     (await waiter)();
   });
+
+  it('isHeld tells whether a lock call would wait, until the last holder releases', async () => {
+    const mutex = new KeyedMutex();
+    assert.equal(mutex.isHeld('k'), false);
+    const first = await mutex.lock(['k']);
+    assert.equal(mutex.isHeld('k'), true);
+    const second = mutex.lock(['k']);
+    first();
+    assert.equal(mutex.isHeld('k'), true, 'the waiter holds it next');
+    (await second)();
+    assert.equal(mutex.isHeld('k'), false);
+  });
 });

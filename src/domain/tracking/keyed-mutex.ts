@@ -28,6 +28,11 @@ export class KeyedMutex {
     };
   }
 
+  /** Whether someone holds (or waits for) `key` now; a `lock` called right after on a free key takes it at once. */
+  isHeld(key: string): boolean {
+    return this.tails.has(key);
+  }
+
   /** Runs `fn` holding the lock of `key`. */
   async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
     const release = await this.lock([key]);

@@ -1,4 +1,4 @@
-import type { TrackIdentity, UserStore } from '../../storage/store.js';
+import type { TrackCandidates, TrackIdentity, UserStore } from '../../storage/store.js';
 import type { Clock } from '../clock.js';
 import { geofenceEvents } from '../events/geofence-events.js';
 import { detectTransitions, type GeofenceTransitions } from '../geofences/detect-transitions.js';
@@ -29,54 +29,75 @@ const MAX_CANDIDATE_MARGIN_METERS = 100;
 export async function trackUser(deps: TrackDeps, req: TrackRequest): Promise<TrackResult> {
   const identity: TrackIdentity = { userId: req.userId ?? null, deviceId: req.deviceId };
   // A store that serialises one user's tracks itself (across processes) needs no in-process lock.
-  const release = deps.users.serialisesTracks ? () => {} : await lockTrackedUser(deps, req, identity);
+  const locked = deps.users.serialisesTracks ? undefined : await lockTrackedUser(deps, req, identity);
   try {
-    return await deps.users.trackUpdate(req.tenant, identity, async (found) => {
-      const now = deps.clock.now();
-      const previous = resolveTrackedUser(found, req.userId);
-      const at = decideUpdatedAt(previous, req.updatedAt, now);
-      const user = nextUser(previous, req, at);
-      const transitions = await detectGeofenceTransitions(deps, req, user, at, now);
-      user.geofences = transitions.memberships;
-      const origin = {
-        user,
-        at,
-        now,
-        location: req.location,
-        accuracyMeters: req.accuracyMeters,
-        replayed: req.replayed,
-      };
-      const events = geofenceEvents(transitions, origin);
-      const inside = transitions.inside.map((pg) => pg.geofence);
-      const entered = transitions.entered.map((e) => e.geofence.geofence);
-      const contributed = await runParticipants(deps.participants, { req, user, previous, at, now, entered, inside });
-      events.push(...contributed.events);
-      return { user, events, result: { user, events, inside, userFields: contributed.userFields } };
-    });
+    return await deps.users.trackUpdate(
+      req.tenant,
+      identity,
+      async (found) => {
+        const now = deps.clock.now();
+        const previous = resolveTrackedUser(found, req.userId);
+        const at = decideUpdatedAt(previous, req.updatedAt, now);
+        const user = nextUser(previous, req, at);
+        const transitions = await detectGeofenceTransitions(deps, req, user, at, now);
+        user.geofences = transitions.memberships;
+        const origin = {
+          user,
+          at,
+          now,
+          location: req.location,
+          accuracyMeters: req.accuracyMeters,
+          replayed: req.replayed,
+        };
+        const events = geofenceEvents(transitions, origin);
+        const inside = transitions.inside.map((pg) => pg.geofence);
+        const entered = transitions.entered.map((e) => e.geofence.geofence);
+        const contributed = await runParticipants(deps.participants, { req, user, previous, at, now, entered, inside });
+        events.push(...contributed.events);
+        return { user, events, result: { user, events, inside, userFields: contributed.userFields } };
+      },
+      locked?.found,
+    );
   } finally {
-    release();
+    locked?.release();
   }
 }
 
 /**
- * Serialises tracks of one user. Identity keys first (deviceId, userId): every track that could make
- * a record match an identity holds that identity's key. Then the `_id` of the record it found, because
- * one record can be reached through two identities (a device track and a userId track from another
+ * Serialises tracks of one user, and returns the candidates it read (they cannot change while the
+ * locks are held). Identity keys first (deviceId, userId): every track that could make a record
+ * match an identity holds that identity's key. Then the `_id` of the record it found, because one
+ * record can be reached through two identities (a device track and a userId track from another
  * device); `_id` keys are taken last and their holders wait for nothing, so this cannot deadlock.
  */
-async function lockTrackedUser(deps: TrackDeps, req: TrackRequest, identity: TrackIdentity): Promise<Release> {
+async function lockTrackedUser(
+  deps: TrackDeps,
+  req: TrackRequest,
+  identity: TrackIdentity,
+): Promise<{ release: Release; found: TrackCandidates }> {
   const scope = `${req.tenant.projectId}:${req.tenant.live ? 1 : 0}`;
   const keys = [`${scope}:d:${identity.deviceId}`];
   if (identity.userId !== null) keys.push(`${scope}:u:${identity.userId}`);
   const releaseIdentity = await deps.mutex.lock(keys);
   try {
-    const found = resolveTrackedUser(await deps.users.findTrackCandidates(req.tenant, identity), req.userId);
-    if (!found) return releaseIdentity;
-    const releaseRecord = await deps.mutex.lock([`${scope}:id:${found.id}`]);
-    return () => {
+    const candidates = await deps.users.findTrackCandidates(req.tenant, identity);
+    const found = resolveTrackedUser(candidates, req.userId);
+    if (!found) return { release: releaseIdentity, found: candidates };
+    const recordKey = `${scope}:id:${found.id}`;
+    const contended = deps.mutex.isHeld(recordKey);
+    const releaseRecord = await deps.mutex.lock([recordKey]);
+    const release = () => {
       releaseRecord();
       releaseIdentity();
     };
+    // A track that reached the record through another identity held it and may have changed it.
+    if (!contended) return { release, found: candidates };
+    try {
+      return { release, found: await deps.users.findTrackCandidates(req.tenant, identity) };
+    } catch (err) {
+      releaseRecord();
+      throw err;
+    }
   } catch (err) {
     releaseIdentity();
     throw err;

@@ -1,5 +1,6 @@
 import type { SqliteDb } from './open-database.js';
 import { writeTransaction } from './open-database.js';
+import { type OpsCommitter, runOps, type WriteOp } from './write-ops.js';
 
 interface PendingWrite {
   write: () => void;
@@ -14,7 +15,7 @@ interface PendingWrite {
  * A commit costs far more than the rows it carries (WAL append, checkpoints), so under load this
  * multiplies write throughput; callers still resolve only once their rows are committed.
  */
-export class GroupCommit {
+export class GroupCommit implements OpsCommitter {
   private queue: PendingWrite[] = [];
   private scheduled = false;
   private readonly savepoint: (write: () => void) => void;
@@ -33,6 +34,11 @@ export class GroupCommit {
         setImmediate(() => this.flush());
       }
     });
+  }
+
+  /** `commit` for writes given as data (the form the writer thread also takes). */
+  commitOps(ops: readonly WriteOp[]): Promise<void> {
+    return this.commit(() => runOps(this.db, ops));
   }
 
   /** Commits what is queued at once instead of on the next turn: before the database closes. */

@@ -80,4 +80,25 @@ export const SQLITE_MIGRATIONS: Array<{ version: number; name: string; sql: stri
       CREATE INDEX IF NOT EXISTS trip_locations_trip ON trip_locations(trip_id);
     `,
   },
+  {
+    version: 4,
+    name: 'commit_log',
+    // Who committed what (see COMMIT_LOG_INSERT): a server tells its own commits from other processes'.
+    sql: `
+      CREATE TABLE IF NOT EXISTS commit_log (seq INTEGER PRIMARY KEY, writer TEXT NOT NULL, at INTEGER NOT NULL);
+    `,
+  },
+  {
+    version: 5,
+    name: 'partial_user_id_indexes',
+    // Most SDK users track without a userId: leaving those rows out of the userId indexes saves a
+    // B-tree write per track and per event. `user_id = ?` implies NOT NULL, so lookups still use them.
+    sql: `
+      DROP INDEX IF EXISTS users_user_id;
+      CREATE INDEX users_user_id ON users(project_id, live, user_id) WHERE user_id IS NOT NULL;
+      DROP INDEX IF EXISTS events_user_id_page;
+      CREATE INDEX events_user_id_page ON events(project_id, live, user_id, created_at DESC, id DESC)
+        WHERE user_id IS NOT NULL;
+    `,
+  },
 ];

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SQLITE_MIGRATIONS } from './migrations.js';
+import { statement } from './paged-query.js';
 
 export type SqliteDb = Database.Database;
 
@@ -9,9 +11,10 @@ export type SqliteDb = Database.Database;
  * Opens (creating when missing) the SQLite file and brings its schema up to date. WAL lets the CLI
  * write while a server reads; busy_timeout makes the two wait for each other instead of failing.
  */
-export function openDatabase(file: string): SqliteDb {
+export function openDatabase(file: string, writer: string = randomUUID()): SqliteDb {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
+  writers.set(db, writer);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
@@ -41,7 +44,43 @@ function migrate(db: SqliteDb): void {
   }
 }
 
+const writers = new WeakMap<SqliteDb, string>();
+
+/** Who commits through this connection, as the commit log names it (see `COMMIT_LOG_INSERT`). */
+export function writerOf(db: SqliteDb): string {
+  const writer = writers.get(db);
+  if (writer === undefined) throw new Error('the connection was not opened with openDatabase');
+  return writer;
+}
+
+/**
+ * Every write transaction leaves a row naming its writer, so that a process can tell its own commits
+ * (from its event loop or its writer thread, two connections) from another process's: `PRAGMA
+ * data_version` says only that some other connection committed. Rows older than a minute are pruned
+ * now and then; a reader that finds a gap after its last seen row treats it as a foreign commit.
+ */
+export const COMMIT_LOG_INSERT = 'INSERT INTO commit_log (writer, at) VALUES (?, ?)';
+export const COMMIT_LOG_PRUNE = 'DELETE FROM commit_log WHERE at < ? AND seq < (SELECT max(seq) FROM commit_log)';
+export const COMMIT_LOG_KEEP_MS = 60_000;
+const PRUNE_EVERY = 1024;
+let commitsSincePrune = 0;
+
 /** Runs `fn` in a write transaction that takes the write lock at once (no upgrade deadlocks). */
 export function writeTransaction<T>(db: SqliteDb, fn: () => T): T {
-  return db.transaction(fn).immediate();
+  return db
+    .transaction(() => {
+      const out = fn();
+      logCommit(db);
+      return out;
+    })
+    .immediate();
+}
+
+function logCommit(db: SqliteDb): void {
+  const now = Date.now();
+  statement(db, COMMIT_LOG_INSERT).run(writerOf(db), now);
+  if (++commitsSincePrune >= PRUNE_EVERY) {
+    commitsSincePrune = 0;
+    statement(db, COMMIT_LOG_PRUNE).run(now - COMMIT_LOG_KEEP_MS);
+  }
 }

@@ -4,6 +4,7 @@ import type { Tenant } from '../../domain/tenant.js';
 import type { EventListQuery, EventStore } from '../store.js';
 import type { SqliteDb } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
+import type { WriteOp } from './write-ops.js';
 
 export class SqliteEventStore implements EventStore {
   constructor(private readonly db: SqliteDb) {}
@@ -49,16 +50,12 @@ function fromFiltered(typeCount: number, byUser: boolean): string {
   return `FROM (${arms.map((a) => `SELECT id, created_at, doc ${a}`).join(union)}) WHERE 1 = 1`;
 }
 
-/** Inserts event rows; call inside the track's write transaction. */
-export function insertEventRows(db: SqliteDb, events: readonly LocationEvent[]): void {
-  if (events.length === 0) return;
-  const insert = statement(
-    db,
-    `INSERT INTO events (id, project_id, live, type, user_pk, user_id, created_at, doc)
+/** The rows of a track's events, written in the track's unit. */
+export function eventRowOps(events: readonly LocationEvent[]): WriteOp[] {
+  return events.map((e) => ({
+    sql: `INSERT INTO events (id, project_id, live, type, user_pk, user_id, created_at, doc)
      VALUES (@id, @p, @l, @type, @userPk, @userId, @createdAt, @doc)`,
-  );
-  for (const e of events) {
-    insert.run({
+    params: {
       id: e.id,
       p: e.projectId,
       l: e.live ? 1 : 0,
@@ -67,6 +64,6 @@ export function insertEventRows(db: SqliteDb, events: readonly LocationEvent[]):
       userId: e.user.userId,
       createdAt: e.createdAt,
       doc: JSON.stringify(e),
-    });
-  }
+    },
+  }));
 }

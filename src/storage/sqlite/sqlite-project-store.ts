@@ -33,11 +33,8 @@ export class SqliteProjectStore implements ProjectStore {
   }
 
   async update(project: Project): Promise<void> {
-    statement(this.db, 'UPDATE projects SET name = ?, doc = ? WHERE id = ?').run(
-      project.name,
-      JSON.stringify(project),
-      project.id,
-    );
+    const update = statement(this.db, 'UPDATE projects SET name = ?, doc = ? WHERE id = ?');
+    writeTransaction(this.db, () => update.run(project.name, JSON.stringify(project), project.id));
   }
 
   async resolveKey(keyHash: string): Promise<ResolvedKey | null> {

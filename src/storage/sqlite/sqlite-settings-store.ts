@@ -16,11 +16,13 @@ export class SqliteSettingsStore implements SettingsStore {
   }
 
   async put(tenant: Tenant, settings: PlaceSettings): Promise<void> {
-    statement(
-      this.db,
-      `INSERT INTO place_settings (project_id, live, doc) VALUES (?, ?, ?)
-       ON CONFLICT(project_id, live) DO UPDATE SET doc = excluded.doc`,
-    ).run(tenant.projectId, tenant.live ? 1 : 0, JSON.stringify(settings));
+    writeTransaction(this.db, () =>
+      statement(
+        this.db,
+        `INSERT INTO place_settings (project_id, live, doc) VALUES (?, ?, ?)
+         ON CONFLICT(project_id, live) DO UPDATE SET doc = excluded.doc`,
+      ).run(tenant.projectId, tenant.live ? 1 : 0, JSON.stringify(settings)),
+    );
   }
 }
 

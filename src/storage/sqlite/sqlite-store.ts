@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { Statement } from 'better-sqlite3';
 import type { Store, StoreChange } from '../store.js';
-import { BackgroundCheckpoints } from './background-checkpoints.js';
 import { GroupCommit } from './group-commit.js';
-import { openDatabase, type SqliteDb } from './open-database.js';
+import { openDatabase, type SqliteDb, writerOf } from './open-database.js';
+import { statement } from './paged-query.js';
 import { SqliteBeaconStore } from './sqlite-beacon-store.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
 import { SqliteGeofenceStore } from './sqlite-geofence-store.js';
@@ -11,6 +11,7 @@ import { SqliteProjectStore } from './sqlite-project-store.js';
 import { SqliteSettingsStore, SqliteUsageStore } from './sqlite-settings-store.js';
 import { SqliteTripStore } from './sqlite-trip-store.js';
 import { SqliteUserStore } from './sqlite-user-store.js';
+import { WriterThread } from './writer-thread.js';
 
 /** How often to look for writes by other processes (the CLI) through `PRAGMA data_version`. */
 const CHANGE_POLL_MS = 200;
@@ -29,36 +30,44 @@ export class SqliteStore implements Store {
   private timer: NodeJS.Timeout | undefined;
   private dataVersion = 0;
   private dataVersionQuery: Statement | undefined;
+  /** The last commit_log row this process has looked at. */
+  private seenSeq = 0;
 
-  /** One group commit for every store that batches writes: a track's user and trip rows share it. */
+  /** One group commit for every store that batches writes on this thread (geofence upserts). */
   private readonly commits: GroupCommit;
-  private checkpoints: BackgroundCheckpoints | undefined;
 
-  constructor(readonly db: SqliteDb) {
+  /**
+   * `writer`, when given, commits the tracks' rows (users, events, trips) instead of the event loop's
+   * group commit; see `WriterThread`.
+   */
+  constructor(
+    readonly db: SqliteDb,
+    private readonly writer?: WriterThread,
+  ) {
     this.projects = new SqliteProjectStore(db);
     this.commits = new GroupCommit(db);
-    this.users = new SqliteUserStore(db, this.commits);
+    const trackWrites = writer ?? this.commits;
+    this.users = new SqliteUserStore(db, trackWrites);
     this.geofences = new SqliteGeofenceStore(db, this.commits);
     this.beacons = new SqliteBeaconStore(db);
     this.settings = new SqliteSettingsStore(db);
     this.usage = new SqliteUsageStore(db);
     this.events = new SqliteEventStore(db);
-    this.trips = new SqliteTripStore(db, this.commits);
+    this.trips = new SqliteTripStore(db, trackWrites);
   }
 
   /**
-   * Opens `<dataDir>/whereabouts.db`. A server passes `backgroundCheckpoints`: the WAL is then copied
-   * into the database file from a worker thread, and commits checkpoint themselves only when the WAL
-   * has grown past 4,000 pages anyway (short-lived CLI commands keep SQLite's default).
+   * Opens `<dataDir>/whereabouts.db`. A server passes `writerThread`: tracks are then committed, and
+   * the WAL copied into the database file, from a worker thread with its own connection, and commits on
+   * the event loop checkpoint themselves only when the WAL has grown past 4,000 pages anyway
+   * (short-lived CLI commands keep SQLite's default and write on their own thread).
    */
-  static open(dataDir: string, opts: { backgroundCheckpoints?: boolean } = {}): SqliteStore {
+  static open(dataDir: string, opts: { writerThread?: boolean } = {}): SqliteStore {
     const file = path.join(dataDir, 'whereabouts.db');
-    const store = new SqliteStore(openDatabase(file));
-    if (opts.backgroundCheckpoints) {
-      store.db.pragma('wal_autocheckpoint = 4000');
-      store.checkpoints = new BackgroundCheckpoints(file);
-    }
-    return store;
+    const db = openDatabase(file);
+    if (!opts.writerThread) return new SqliteStore(db);
+    db.pragma('wal_autocheckpoint = 4000');
+    return new SqliteStore(db, new WriterThread(file, writerOf(db)));
   }
 
   async ping(): Promise<void> {
@@ -69,6 +78,7 @@ export class SqliteStore implements Store {
     this.listeners.add(listener);
     if (!this.timer) {
       this.dataVersion = this.readDataVersion();
+      this.seenSeq = this.commitLogSince(0).last;
       this.timer = setInterval(() => this.poll(), CHANGE_POLL_MS);
       this.timer.unref();
     }
@@ -83,7 +93,24 @@ export class SqliteStore implements Store {
     const v = this.readDataVersion();
     if (v === this.dataVersion) return;
     this.dataVersion = v;
-    for (const l of this.listeners) l({ kind: 'unknown' });
+    // data_version also moves for this process's own writer thread: only a foreign commit counts.
+    const log = this.commitLogSince(this.seenSeq);
+    const foreign = log.foreign > 0 || (log.first !== null && log.first > this.seenSeq + 1);
+    this.seenSeq = Math.max(this.seenSeq, log.last);
+    if (foreign) for (const l of this.listeners) l({ kind: 'unknown' });
+  }
+
+  /**
+   * Commits logged after `seq`: how many came from another writer, and the first and last seq seen (a
+   * first seq past `seq + 1` means rows were pruned unseen, which counts as foreign).
+   */
+  private commitLogSince(seq: number): { foreign: number; first: number | null; last: number } {
+    const row = statement(
+      this.db,
+      `SELECT count(*) FILTER (WHERE writer <> @w) AS foreign_commits, min(seq) AS first, max(seq) AS last
+       FROM commit_log WHERE seq > @seq`,
+    ).get({ w: writerOf(this.db), seq }) as { foreign_commits: number; first: number | null; last: number | null };
+    return { foreign: row.foreign_commits, first: seq === 0 ? null : row.first, last: row.last ?? seq };
   }
 
   private readDataVersion(): number {
@@ -98,7 +125,7 @@ export class SqliteStore implements Store {
     if (!this.db.open) return;
     // Writes still queued for the next group commit land before the file closes.
     this.commits.flushNow();
-    await this.checkpoints?.close();
+    await this.writer?.close();
     this.db.close();
   }
 }

@@ -2,10 +2,10 @@ import type { Page } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { isTripActive, type Trip, type TripLocation } from '../../domain/trips/trip.js';
 import type { TripListQuery, TripStore, TripWrite } from '../store.js';
-import { GroupCommit } from './group-commit.js';
-import type { SqliteDb } from './open-database.js';
+import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
-import { insertEventRows } from './sqlite-event-store.js';
+import { eventRowOps } from './sqlite-event-store.js';
+import type { OpsCommitter, WriteOp } from './write-ops.js';
 
 const TENANT = 'project_id = @p AND live = @l';
 
@@ -13,7 +13,7 @@ export class SqliteTripStore implements TripStore {
   constructor(
     private readonly db: SqliteDb,
     /** Trips are saved on every track of a trip: their writes share the tracks' group commits. */
-    private readonly commits: GroupCommit = new GroupCommit(db),
+    private readonly commits: OpsCommitter,
   ) {}
 
   async get(tenant: Tenant, id: string): Promise<Trip | null> {
@@ -47,47 +47,7 @@ export class SqliteTripStore implements TripStore {
   }
 
   async save(trip: Trip, write: TripWrite = {}): Promise<void> {
-    await this.commits.commit(() => {
-      statement(
-        this.db,
-        `INSERT INTO trips (id, project_id, live, external_id, user_pk, user_id, device_id, status, active,
-           destination_tag, destination_external_id, eta_duration, created_at, updated_at, doc)
-         VALUES (@id, @p, @l, @externalId, @userPk, @userId, @deviceId, @status, @active,
-           @tag, @destExternalId, @eta, @createdAt, @updatedAt, @doc)
-         ON CONFLICT(id) DO UPDATE SET external_id = excluded.external_id, user_pk = excluded.user_pk,
-           user_id = excluded.user_id, device_id = excluded.device_id, status = excluded.status,
-           active = excluded.active, destination_tag = excluded.destination_tag,
-           destination_external_id = excluded.destination_external_id, eta_duration = excluded.eta_duration,
-           created_at = excluded.created_at, updated_at = excluded.updated_at, doc = excluded.doc`,
-      ).run({
-        id: trip.id,
-        p: trip.projectId,
-        l: trip.live ? 1 : 0,
-        externalId: trip.externalId,
-        userPk: trip.userPk,
-        userId: trip.userId,
-        deviceId: trip.deviceId,
-        status: trip.status,
-        active: isTripActive(trip) ? 1 : 0,
-        tag: trip.destinationGeofenceTag,
-        destExternalId: trip.destinationGeofenceExternalId,
-        eta: trip.eta?.duration ?? null,
-        createdAt: trip.createdAt,
-        updatedAt: trip.updatedAt,
-        doc: JSON.stringify(trip),
-      });
-      if (write.resetLocations) statement(this.db, 'DELETE FROM trip_locations WHERE trip_id = ?').run(trip.id);
-      const loc = write.location;
-      if (loc) {
-        statement(this.db, 'INSERT INTO trip_locations (trip_id, updated_at, lon, lat) VALUES (?, ?, ?, ?)').run(
-          trip.id,
-          loc.updatedAt,
-          loc.coordinates[0],
-          loc.coordinates[1],
-        );
-      }
-      if (write.events) insertEventRows(this.db, write.events);
-    });
+    await this.commits.commitOps(tripOps(trip, write));
   }
 
   async locations(tenant: Tenant, tripIds: string[]): Promise<Map<string, TripLocation[]>> {
@@ -113,11 +73,13 @@ export class SqliteTripStore implements TripStore {
   }
 
   async expireStale(tenant: Tenant, updatedAtOrBefore: number): Promise<number> {
-    const res = statement(
-      this.db,
-      `UPDATE trips SET status = 'expired', active = 0, doc = json_set(doc, '$.status', 'expired')
-       WHERE ${TENANT} AND active = 1 AND updated_at <= @cutoff`,
-    ).run({ ...tenantParams(tenant), cutoff: updatedAtOrBefore });
+    const res = writeTransaction(this.db, () =>
+      statement(
+        this.db,
+        `UPDATE trips SET status = 'expired', active = 0, doc = json_set(doc, '$.status', 'expired')
+         WHERE ${TENANT} AND active = 1 AND updated_at <= @cutoff`,
+      ).run({ ...tenantParams(tenant), cutoff: updatedAtOrBefore }),
+    );
     return res.changes;
   }
 
@@ -166,4 +128,48 @@ export class SqliteTripStore implements TripStore {
 
 function tenantParams(tenant: Tenant): Record<string, unknown> {
   return { p: tenant.projectId, l: tenant.live ? 1 : 0 };
+}
+
+/** A trip's row, its tracked point when there is one, and the events of the write. */
+function tripOps(trip: Trip, write: TripWrite): WriteOp[] {
+  const ops: WriteOp[] = [
+    {
+      sql: `INSERT INTO trips (id, project_id, live, external_id, user_pk, user_id, device_id, status, active,
+           destination_tag, destination_external_id, eta_duration, created_at, updated_at, doc)
+         VALUES (@id, @p, @l, @externalId, @userPk, @userId, @deviceId, @status, @active,
+           @tag, @destExternalId, @eta, @createdAt, @updatedAt, @doc)
+         ON CONFLICT(id) DO UPDATE SET external_id = excluded.external_id, user_pk = excluded.user_pk,
+           user_id = excluded.user_id, device_id = excluded.device_id, status = excluded.status,
+           active = excluded.active, destination_tag = excluded.destination_tag,
+           destination_external_id = excluded.destination_external_id, eta_duration = excluded.eta_duration,
+           created_at = excluded.created_at, updated_at = excluded.updated_at, doc = excluded.doc`,
+      params: {
+        id: trip.id,
+        p: trip.projectId,
+        l: trip.live ? 1 : 0,
+        externalId: trip.externalId,
+        userPk: trip.userPk,
+        userId: trip.userId,
+        deviceId: trip.deviceId,
+        status: trip.status,
+        active: isTripActive(trip) ? 1 : 0,
+        tag: trip.destinationGeofenceTag,
+        destExternalId: trip.destinationGeofenceExternalId,
+        eta: trip.eta?.duration ?? null,
+        createdAt: trip.createdAt,
+        updatedAt: trip.updatedAt,
+        doc: JSON.stringify(trip),
+      },
+    },
+  ];
+  if (write.resetLocations) ops.push({ sql: 'DELETE FROM trip_locations WHERE trip_id = ?', params: [trip.id] });
+  const loc = write.location;
+  if (loc) {
+    ops.push({
+      sql: 'INSERT INTO trip_locations (trip_id, updated_at, lon, lat) VALUES (?, ?, ?, ?)',
+      params: [trip.id, loc.updatedAt, loc.coordinates[0], loc.coordinates[1]],
+    });
+  }
+  if (write.events) ops.push(...eventRowOps(write.events));
+  return ops;
 }

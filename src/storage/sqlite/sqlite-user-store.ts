@@ -3,16 +3,26 @@ import type { Tenant } from '../../domain/tenant.js';
 import type { GeofenceMembership, User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
 import type { TrackCandidates, TrackIdentity, TrackWrite, UserLocation, UserStore } from '../store.js';
-import { GroupCommit } from './group-commit.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
-import { insertEventRows } from './sqlite-event-store.js';
+import { eventRowOps } from './sqlite-event-store.js';
+import { type OpsCommitter, runOps, type WriteOp } from './write-ops.js';
+
+/**
+ * A user by `_id`, else userId, else deviceId (newest first). One arm per identity, each on its own
+ * index: written with OR, the planner scanned the whole tenant.
+ */
+export const USER_BY_ANY_ID = `SELECT doc FROM (
+    SELECT doc, 0 AS k, updated_at FROM users WHERE id = @id AND project_id = @p AND live = @l
+    UNION ALL SELECT doc, 1, updated_at FROM users WHERE project_id = @p AND live = @l AND user_id = @id
+    UNION ALL SELECT doc, 2, updated_at FROM users WHERE project_id = @p AND live = @l AND device_id = @id
+  ) ORDER BY k, updated_at DESC LIMIT 1`;
 
 export class SqliteUserStore implements UserStore {
   constructor(
     private readonly db: SqliteDb,
     /** Shared with the trip store, so a track's user and trip writes ride the same commits. */
-    private readonly tracks: GroupCommit = new GroupCommit(db),
+    private readonly tracks: OpsCommitter,
   ) {}
 
   async list(tenant: Tenant, page: PageQuery): Promise<Page<User>> {
@@ -26,16 +36,14 @@ export class SqliteUserStore implements UserStore {
   }
 
   async get(tenant: Tenant, id: string): Promise<User | null> {
-    const row = statement(
-      this.db,
-      `SELECT doc FROM users WHERE project_id = @p AND live = @l AND (id = @id OR user_id = @id OR device_id = @id)
-       ORDER BY (id = @id) DESC, (user_id = @id) DESC, updated_at DESC LIMIT 1`,
-    ).get({ p: tenant.projectId, l: tenant.live ? 1 : 0, id }) as { doc: string } | undefined;
+    const row = statement(this.db, USER_BY_ANY_ID).get({ p: tenant.projectId, l: tenant.live ? 1 : 0, id }) as
+      | { doc: string }
+      | undefined;
     return row ? (JSON.parse(row.doc) as User) : null;
   }
 
   async save(user: User): Promise<void> {
-    writeTransaction(this.db, () => saveUserRows(this.db, user));
+    writeTransaction(this.db, () => runOps(this.db, userRowsOps(user)));
   }
 
   async delete(tenant: Tenant, id: string): Promise<boolean> {
@@ -75,21 +83,19 @@ export class SqliteUserStore implements UserStore {
   }
 
   /**
-   * SQLite: the caller holds the in-process per-user lock; user and events are written together in
-   * one savepoint of a group-commit transaction (see `GroupCommit`).
+   * SQLite: the caller holds the in-process per-user lock; user and events are written together, as
+   * one unit of a group commit (`GroupCommit` on this thread, or the `WriterThread`).
    */
   async trackUpdate<T>(
     tenant: Tenant,
     identity: TrackIdentity,
     compute: (found: TrackCandidates) => Promise<TrackWrite<T>>,
+    known?: TrackCandidates,
   ): Promise<T> {
-    const found = await this.findTrackCandidates(tenant, identity);
+    const found = known ?? (await this.findTrackCandidates(tenant, identity));
     const { user, events, result } = await compute(found);
     const before = [found.byUserId, found.byDeviceId].find((u) => u?.id === user.id)?.geofences ?? null;
-    await this.tracks.commit(() => {
-      saveTrackedUserRows(this.db, user, before);
-      insertEventRows(this.db, events);
-    });
+    await this.tracks.commitOps([...trackedUserOps(user, before), ...eventRowOps(events)]);
     return result;
   }
 
@@ -121,48 +127,47 @@ export class SqliteUserStore implements UserStore {
  * Writes a tracked user; membership rows are rewritten only when the set of fences changed, else
  * just re-stamped (they page by the user's updatedAt). `before` is null for a user not yet stored.
  */
-function saveTrackedUserRows(db: SqliteDb, user: User, before: GeofenceMembership[] | null): void {
+function trackedUserOps(user: User, before: GeofenceMembership[] | null): WriteOp[] {
   const same =
     before !== null &&
     before.length === user.geofences.length &&
     before.every((m, i) => m.geofenceId === user.geofences[i]?.geofenceId);
-  if (!same) {
-    saveUserRows(db, user);
-    return;
-  }
-  saveUserRow(db, user);
+  if (!same) return userRowsOps(user);
+  const ops = [userRowOp(user)];
   if (user.geofences.length > 0) {
-    statement(db, 'UPDATE user_geofences SET updated_at = ? WHERE user_pk = ?').run(user.updatedAt, user.id);
+    ops.push({ sql: 'UPDATE user_geofences SET updated_at = ? WHERE user_pk = ?', params: [user.updatedAt, user.id] });
   }
+  return ops;
 }
 
-/** Writes the user row and its membership rows; call inside a write transaction. */
-export function saveUserRows(db: SqliteDb, user: User): void {
+/** The user row and its membership rows, replacing what was stored. */
+export function userRowsOps(user: User): WriteOp[] {
   const live = user.live ? 1 : 0;
-  saveUserRow(db, user);
-  statement(db, 'DELETE FROM user_geofences WHERE user_pk = ?').run(user.id);
-  const insert = statement(
-    db,
-    'INSERT INTO user_geofences (project_id, live, geofence_id, user_pk, updated_at) VALUES (?, ?, ?, ?, ?)',
-  );
-  for (const m of user.geofences) insert.run(user.projectId, live, m.geofenceId, user.id, user.updatedAt);
+  const ops = [userRowOp(user), { sql: 'DELETE FROM user_geofences WHERE user_pk = ?', params: [user.id] }];
+  for (const m of user.geofences) {
+    ops.push({
+      sql: 'INSERT INTO user_geofences (project_id, live, geofence_id, user_pk, updated_at) VALUES (?, ?, ?, ?, ?)',
+      params: [user.projectId, live, m.geofenceId, user.id, user.updatedAt],
+    });
+  }
+  return ops;
 }
 
-function saveUserRow(db: SqliteDb, user: User): void {
-  statement(
-    db,
-    `INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, doc)
+function userRowOp(user: User): WriteOp {
+  return {
+    sql: `INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, doc)
      VALUES (@id, @p, @l, @userId, @deviceId, @createdAt, @updatedAt, @doc)
      ON CONFLICT(id) DO UPDATE SET user_id = excluded.user_id, device_id = excluded.device_id,
        updated_at = excluded.updated_at, doc = excluded.doc`,
-  ).run({
-    id: user.id,
-    p: user.projectId,
-    l: user.live ? 1 : 0,
-    userId: user.userId,
-    deviceId: user.deviceId,
-    createdAt: user.createdAt,
-    updatedAt: user.updatedAt,
-    doc: JSON.stringify(user),
-  });
+    params: {
+      id: user.id,
+      p: user.projectId,
+      l: user.live ? 1 : 0,
+      userId: user.userId,
+      deviceId: user.deviceId,
+      createdAt: user.createdAt,
+      updatedAt: user.updatedAt,
+      doc: JSON.stringify(user),
+    },
+  };
 }

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { makeCircleGeofence, makeUser } from '../../../test/helpers/fixtures.js';
+import { openDatabase, writerOf } from './open-database.js';
+import { SqliteStore } from './sqlite-store.js';
+import { WriterThread } from './writer-thread.js';
+
+const tenant = { projectId: 'p1', live: false };
+
+/** Whether the database file alone, without its WAL, already holds the fence. */
+function inMainFile(dir: string, id: string): boolean {
+  const copy = join(dir, 'main-only.db');
+  copyFileSync(join(dir, 'whereabouts.db'), copy);
+  try {
+    const db = new Database(copy, { readonly: true });
+    try {
+      return db.prepare('SELECT 1 FROM geofences WHERE id = ?').get(id) !== undefined;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return false; // copied halfway through a checkpoint: look again
+  } finally {
+    rmSync(copy, { force: true });
+  }
+}
+
+describe('SqliteStore writer thread: checkpoints', () => {
+  it('copies a commit into the database file while the store stays open (SQLite alone waits for 1,000 pages)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'writer-thread-'));
+    const store = SqliteStore.open(dir, { writerThread: true });
+    try {
+      await store.geofences.upsert(makeCircleGeofence(tenant, { id: 'g-checkpointed' }));
+      let found = false;
+      for (let i = 0; i < 50 && !found; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        found = inMainFile(dir, 'g-checkpointed');
+      }
+      assert.ok(found, 'the fence reached the database file within 5 s');
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('without them the same commit stays in the WAL', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'writer-thread-'));
+    const store = SqliteStore.open(dir);
+    try {
+      await store.geofences.upsert(makeCircleGeofence(tenant, { id: 'g-in-wal' }));
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(inMainFile(dir, 'g-in-wal'), false);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('WriterThread', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'writer-thread-'));
+  const db = openDatabase(join(dir, 'test.db'));
+  db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
+  const writer = new WriterThread(join(dir, 'test.db'), writerOf(db));
+  after(async () => {
+    await writer.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const insert = (k: string) => ({ sql: 'INSERT INTO t (k) VALUES (?)', params: [k] });
+  const keys = () => (db.prepare('SELECT k FROM t ORDER BY k').all() as Array<{ k: string }>).map((r) => r.k);
+
+  it('commits units on its own connection, visible to the event loop once they resolve', async () => {
+    await Promise.all([writer.commitOps([insert('a')]), writer.commitOps([insert('b'), insert('c')])]);
+    assert.deepEqual(keys(), ['a', 'b', 'c']);
+  });
+
+  it('a failing unit rolls back alone, its own earlier rows included, and rejects only its caller', async () => {
+    const results = await Promise.allSettled([
+      writer.commitOps([insert('d')]),
+      writer.commitOps([insert('half'), insert('a')]),
+      writer.commitOps([insert('e')]),
+    ]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
+    assert.match(String((results[1] as PromiseRejectedResult).reason), /UNIQUE/);
+    assert.deepEqual(keys(), ['a', 'b', 'c', 'd', 'e']);
+  });
+});
+
+describe('SqliteStore external changes with a writer thread', () => {
+  it("reports another process's commit, not its own writer thread's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'writer-thread-'));
+    const store = SqliteStore.open(dir, { writerThread: true });
+    const changes: string[] = [];
+    const unfollow = store.onExternalChange((c) => changes.push(c.kind));
+    try {
+      const user = makeUser(tenant, { id: 'u-own', updatedAt: Date.now(), deviceId: 'own' });
+      await store.users.trackUpdate(tenant, { userId: null, deviceId: 'own' }, async () => ({
+        user,
+        events: [],
+        result: null,
+      }));
+      store.syncExternalChanges();
+      assert.deepEqual(changes, [], 'the writer thread committed for this process');
+      assert.equal((await store.users.get(tenant, user.id))?.deviceId, 'own');
+
+      const other = SqliteStore.open(dir);
+      await other.geofences.upsert(makeCircleGeofence(tenant, { id: 'g-foreign' }));
+      await other.close();
+      store.syncExternalChanges();
+      assert.deepEqual(changes, ['unknown']);
+    } finally {
+      unfollow();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
