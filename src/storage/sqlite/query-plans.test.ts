@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { openDatabase } from './open-database.js';
+import { USER_BY_ANY_ID } from './sqlite-user-store.js';
+
+/** The plan SQLite picks, one line per step. */
+function plan(sql: string, params: Record<string, unknown>): string[] {
+  const db = openDatabase(':memory:');
+  try {
+    return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as Array<{ detail: string }>).map((r) => r.detail);
+  } finally {
+    db.close();
+  }
+}
+
+describe('SQLite query plans', () => {
+  it('a user by any identity is three index searches, not a scan of the tenant', () => {
+    const steps = plan(USER_BY_ANY_ID, { p: 'p', l: 0, id: 'x' });
+    assert.equal(steps.filter((s) => /^SEARCH users USING INDEX/.test(s)).length, 3, steps.join('\n'));
+    assert.ok(!steps.some((s) => /^SCAN users/.test(s)), steps.join('\n'));
+  });
+
+  it('the userId indexes leave out rows without a userId and still serve userId lookups', () => {
+    const steps = plan(
+      'SELECT doc FROM events WHERE project_id = @p AND live = @l AND user_id = @u ORDER BY created_at DESC, id DESC',
+      { p: 'p', l: 0, u: 'u' },
+    );
+    assert.deepEqual(steps, ['SEARCH events USING INDEX events_user_id_page (project_id=? AND live=? AND user_id=?)']);
+    const db = openDatabase(':memory:');
+    try {
+      const sql = db.prepare("SELECT sql FROM sqlite_master WHERE name IN ('users_user_id', 'events_user_id_page')");
+      for (const row of sql.all() as Array<{ sql: string }>) assert.match(row.sql, /WHERE user_id IS NOT NULL/);
+    } finally {
+      db.close();
+    }
+  });
+});
