@@ -3,7 +3,9 @@ import type { GeodataPack } from '../geodata/pack.js';
 import { loadAddressParser } from './address-parser.js';
 import { entityPoint, entityProminence } from './entity.js';
 import { addressRegions, hasAddressStreet, placeRegions } from './fine-regions.js';
+import { keyRanges } from './key-ranges.js';
 import { entryAreaSlots } from './locality-areas.js';
+import { nextChars } from './next-chars.js';
 import { placeNames } from './place-names.js';
 import { qualifiedSlots } from './qualified-areas.js';
 
@@ -56,7 +58,8 @@ export function prepareGeocoding(pack: GeodataPack): void {
   entryScores(pack);
   entryAreaSlots(pack);
   qualifiedSlots(pack, [], false);
-  pack.names.prepare();
+  nextChars(pack.names);
+  keyRanges(pack.names);
   if (addressRegions(pack).length > 0) {
     loadAddressParser();
     hasAddressStreet(pack, '');

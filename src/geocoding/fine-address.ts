@@ -150,16 +150,41 @@ export function streetResult(
   pack: GeodataPack,
   layer: AddressLayer,
   i: number,
-  point: [number, number] = layer.streetPoint(i),
+  point?: [number, number],
 ): GeocodeAddress {
   const name = uspsStreet(layer.streetName(i));
-  const out = fineAddress(pack, point[0], point[1], 'street', name, nearbyTags(layer, point[0], point[1]));
+  const tags = point ? nearbyTags(layer, point[0], point[1]) : labelTags(layer, 'street', i);
+  const [lon, lat] = point ?? layer.streetPoint(i);
+  const out = fineAddress(pack, lon, lat, 'street', name, tags);
   out.street = name;
   return out;
 }
 
 // A street or crossing has no postcode of its own: the nearest address's, when one is this close.
 const POSTCODE_NEIGHBOUR_METERS = 300;
+
+// The tags at a street's label point or at a crossing never change: found once (a range query over a few
+// hundred addresses) and kept per layer, so autocomplete's street results do not look them up each time.
+const labelTagsKept = new WeakMap<
+  AddressLayer,
+  { street: (Tagged | undefined)[]; intersection: (Tagged | undefined)[] }
+>();
+
+function labelTags(layer: AddressLayer, kind: 'street' | 'intersection', i: number): Tagged {
+  let kept = labelTagsKept.get(layer);
+  if (!kept) {
+    kept = { street: new Array(layer.streetCount), intersection: new Array(layer.intersectionCount) };
+    labelTagsKept.set(layer, kept);
+  }
+  let tags = kept[kind][i];
+  if (!tags) {
+    const x = kind === 'intersection' ? layer.intersection(i) : undefined;
+    const [lon, lat] = x ? [x.lon, x.lat] : layer.streetPoint(i);
+    tags = nearbyTags(layer, lon, lat);
+    kept[kind][i] = tags;
+  }
+  return tags;
+}
 
 function nearbyTags(layer: AddressLayer, lon: number, lat: number): Tagged {
   const [hit] = layer.nearestAddresses(lon, lat, POSTCODE_NEIGHBOUR_METERS, 1);
@@ -171,7 +196,7 @@ export function intersectionResult(pack: GeodataPack, layer: AddressLayer, i: nu
   const x = layer.intersection(i);
   const [a, b] = first === x.b ? [x.b, x.a] : [x.a, x.b];
   const line = `${uspsStreet(layer.streetName(a))} & ${uspsStreet(layer.streetName(b))}`;
-  return fineAddress(pack, x.lon, x.lat, 'intersection', line, nearbyTags(layer, x.lon, x.lat));
+  return fineAddress(pack, x.lon, x.lat, 'intersection', line, labelTags(layer, 'intersection', i));
 }
 
 /** A place as a result: `placeLabel` its name, `addressLabel` its address line when tagged, else its name. */

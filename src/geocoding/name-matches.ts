@@ -2,8 +2,10 @@ import { NameFlag, type NameKind } from '../geodata/name-index.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import { CandidateList } from './candidate-list.js';
 import { type Entity, entityCountryCode, entityLayer, entityQualifiers } from './entity.js';
+import { keyRanges } from './key-ranges.js';
 import type { GeocodeLayer } from './layers.js';
 import { entryAreaSlots } from './locality-areas.js';
+import { nextChars } from './next-chars.js';
 import { qualifiedSlots } from './qualified-areas.js';
 import { viableTypoVariants } from './typo-variants.js';
 
@@ -67,23 +69,21 @@ export function bestNameMatches(
     list.push(entry, score(entry, weight, (flags & NameFlag.code) !== 0));
   };
   const isCode = (e: number) => (names.flags[e]! & NameFlag.code) !== 0;
-  const [from, to] = names.exactRange(name);
+  const ranges = keyRanges(names);
+  const [from, to] = ranges.exactRange(name);
   for (let e = from; e < to; e++) add(e, MatchWeight.exact);
   if (opts.prefix) {
-    const [pFrom, pTo] = names.prefixRange(name);
+    const [pFrom, pTo] = ranges.prefixRange(name);
     for (let e = pFrom; e < pTo; e++) if ((e < from || e >= to) && !isCode(e)) add(e, MatchWeight.prefix);
   }
   // Typos are a fallback: a query that already matches enough names as typed is taken as typed.
   if (opts.typos && name.length >= TYPO_MIN_LENGTH && list.length < limit) {
     // Only the variants that may start a name: the others cannot match and are most of them.
-    for (const variant of viableTypoVariants(name, names.prefixFilter())) {
-      const [vFrom, vTo] = names.exactRange(variant);
-      for (let e = vFrom; e < vTo; e++) if (!isCode(e)) add(e, MatchWeight.typoExact);
+    for (const variant of viableTypoVariants(name, nextChars(names))) {
+      const { from: vFrom, exactTo, prefixTo } = ranges.ranges(variant, TYPO_PREFIX_SCAN);
+      for (let e = vFrom; e < exactTo; e++) if (!isCode(e)) add(e, MatchWeight.typoExact);
       if (!opts.prefix || variant.length < TYPO_MIN_LENGTH) continue;
-      const [tFrom, tTo] = names.prefixRange(variant);
-      for (let e = tFrom; e < Math.min(tTo, tFrom + TYPO_PREFIX_SCAN); e++) {
-        if (!isCode(e)) add(e, MatchWeight.typoPrefix);
-      }
+      for (let e = vFrom; e < prefixTo; e++) if (!isCode(e)) add(e, MatchWeight.typoPrefix);
     }
   }
   return pickBest(pack, list, opts, limit);

@@ -1,6 +1,4 @@
-import { PrefixFilter } from '../geodata/prefix-filter.js';
-
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789 ';
+import { ALPHABET, NextChars } from './next-chars.js';
 
 /**
  * Every string one edit away from `s` (a deletion, an adjacent transposition, a substitution or an
@@ -22,46 +20,58 @@ export function typoVariants(s: string): Set<string> {
 }
 
 /**
- * The variants of {@link typoVariants} that may start a name of `filter`'s keys: the same set minus strings
- * that no key starts with (the filter has no false negatives, so no match is lost). Each candidate is
- * probed one character at a time from its edit on, reusing the hash state of the untouched start, and most
- * fail at the edited character: the hundreds of hopeless variants of a query cost no strings and no lookups.
+ * The variants of {@link typoVariants} that may start a key of `next` (see {@link NextChars}), in the same
+ * order: the same set minus strings that no key starts with (`next` has no false negatives, so no match is
+ * lost). Each candidate is checked one character at a time from its edit on, and most fail at the edited
+ * character, which one memory word per position answers: the hundreds of hopeless variants of a query
+ * cost no strings and no lookups.
  */
-export function viableTypoVariants(s: string, filter: PrefixFilter): Set<string> {
+export function viableTypoVariants(s: string, next: NextChars): Set<string> {
   const out = new Set<string>();
   const n = s.length;
   // state[i]: hash state of s[0..i); edits at i or later need s[0..i) to start a key.
-  const state = [PrefixFilter.EMPTY];
+  const state = [NextChars.EMPTY];
   let viable = n;
   for (let i = 0; i < n; i++) {
-    state.push(filter.extend(state[i]!, s.charCodeAt(i)));
-    if (viable === n && !filter.has(state[i + 1]!)) viable = i;
+    if (viable === n && !next.follows(state[i]!, s.charCodeAt(i))) viable = i;
+    state.push(NextChars.extend(state[i]!, s.charCodeAt(i)));
   }
-  // Whether the edited start (hash `h`) followed by s[from..] may start a key.
+  // Whether the edited start (state `h`) followed by s[from..] may start a key.
   const rest = (h: number, from: number) => {
     for (let k = from; k < n; k++) {
-      h = filter.extend(h, s.charCodeAt(k));
-      if (!filter.has(h)) return false;
+      const code = s.charCodeAt(k);
+      if (!next.follows(h, code)) return false;
+      h = NextChars.extend(h, code);
     }
     return true;
   };
-  const withChar = (i: number, code: number, from: number) => {
-    const h = filter.extend(state[i]!, code);
-    if (filter.has(h) && rest(h, from)) out.add(s.slice(0, i) + String.fromCharCode(code) + s.slice(from));
+  // Each character that may follow s[0..i) (one slot read for all of them, in ALPHABET order), then s[from..].
+  const withChars = (i: number, from: number) => {
+    const h = state[i]!;
+    for (let word = 0; word < 2; word++) {
+      for (let bits = word === 0 ? next.low(h) : next.high(h); bits !== 0; bits &= bits - 1) {
+        const code = ALPHABET.charCodeAt(word * 32 + 31 - Math.clz32(bits & -bits));
+        if (rest(NextChars.extend(h, code), from)) out.add(s.slice(0, i) + String.fromCharCode(code) + s.slice(from));
+      }
+    }
   };
   for (let i = 0; i <= Math.min(viable, n - 1); i++) {
     if (n > 1 && rest(state[i]!, i + 1)) out.add(s.slice(0, i) + s.slice(i + 1));
     if (i + 1 < n) {
-      const first = filter.extend(state[i]!, s.charCodeAt(i + 1));
-      const both = filter.extend(first, s.charCodeAt(i));
-      if (filter.has(first) && filter.has(both) && rest(both, i + 2)) {
+      const a = s.charCodeAt(i + 1);
+      const first = NextChars.extend(state[i]!, a);
+      if (
+        next.follows(state[i]!, a) &&
+        next.follows(first, s.charCodeAt(i)) &&
+        rest(NextChars.extend(first, s.charCodeAt(i)), i + 2)
+      ) {
         out.add(s.slice(0, i) + s[i + 1] + s[i] + s.slice(i + 2));
       }
     }
-    for (let a = 0; a < ALPHABET.length; a++) withChar(i, ALPHABET.charCodeAt(a), i + 1);
+    withChars(i, i + 1);
   }
   for (let i = 0; i <= Math.min(viable, n); i++) {
-    for (let a = 0; a < ALPHABET.length; a++) withChar(i, ALPHABET.charCodeAt(a), i);
+    withChars(i, i);
   }
   out.delete(s);
   return out;

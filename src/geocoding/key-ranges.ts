@@ -1,0 +1,114 @@
+import type { NameIndex } from '../geodata/name-index.js';
+
+// Rank of a character among those a key can start with, in code-unit order: 0 is the end of the string,
+// then ' ', '0'–'9', 'a'–'z', and 38 the `END` bound that closes a prefix range.
+const RANKS = 39;
+const RANK = new Int8Array(128).fill(-1);
+' 0123456789abcdefghijklmnopqrstuvwxyz'.split('').forEach((c, i) => {
+  RANK[c.charCodeAt(0)] = i + 1;
+});
+// Above every character a normalized key can hold ([a-z0-9 ]), so `prefix + END` bounds a prefix range.
+const END = '\u007f';
+RANK[END.charCodeAt(0)] = RANKS - 1;
+
+/**
+ * Range lookups over a name index's sorted keys, the same answers as `NameIndex.exactRange` and
+ * `prefixRange`: a table of where each two-character start begins narrows every binary search to its
+ * bucket (a few hundred keys instead of 300,000), which saves most of the cache misses of a lookup.
+ * Autocomplete looks up a dozen typo variants per query.
+ */
+export class KeyRanges {
+  private readonly keys: readonly string[];
+  /** `starts[b]`: the first key whose two-character bucket is `b` or later. */
+  private readonly starts = new Uint32Array(RANKS * RANKS + 1);
+
+  constructor(keys: readonly string[]) {
+    this.keys = keys;
+    let k = 0;
+    for (let b = 0; b < RANKS * RANKS; b++) {
+      while (k < keys.length && bucketOf(keys[k]!) < b) k++;
+      this.starts[b] = k;
+    }
+    this.starts[RANKS * RANKS] = keys.length;
+    // Normalized keys are `[a-z0-9 ]`: any other character at a key's start leaves the table unused.
+    this.whole = keys.some((key) => bucketOf(key) < 0);
+  }
+
+  private readonly whole: boolean;
+
+  /** The first key not below `s`. */
+  lowerBound(s: string): number {
+    const b = this.whole ? -1 : bucketOf(s);
+    // A string outside the buckets' characters (never a normalized query) searches every key.
+    return b < 0
+      ? search(this.keys, s, 0, this.keys.length)
+      : search(this.keys, s, this.starts[b]!, this.starts[b + 1]!);
+  }
+
+  /** `[from, to)` of the keys equal to `key`. */
+  exactRange(key: string): [number, number] {
+    const from = this.lowerBound(key);
+    let to = from;
+    while (this.keys[to] === key) to++;
+    return [from, to];
+  }
+
+  /** `[from, to)` of the keys starting with `prefix`. */
+  prefixRange(prefix: string): [number, number] {
+    const from = this.lowerBound(prefix);
+    // Most lookups (typo variants) find nothing: one binary search tells, the second is then skipped.
+    if (!this.keys[from]?.startsWith(prefix)) return [from, from];
+    return [from, this.lowerBound(prefix + END)];
+  }
+
+  /**
+   * The keys equal to `s` (`exact`) and, at most `cap` of them, starting with it (`prefix`, from the same
+   * first key): both ranges of a typo variant from one search.
+   */
+  ranges(s: string, cap: number): { from: number; exactTo: number; prefixTo: number } {
+    const from = this.lowerBound(s);
+    let exactTo = from;
+    while (this.keys[exactTo] === s) exactTo++;
+    let prefixTo = from;
+    if (this.keys[from]?.startsWith(s)) {
+      const last = Math.min(this.keys.length, from + cap);
+      // Within the cap: the bound of the prefix, or the cap itself when the prefix runs past it.
+      prefixTo = this.keys[last - 1]!.startsWith(s) ? last : search(this.keys, s + END, from, last);
+    }
+    return { from, exactTo, prefixTo };
+  }
+}
+
+/** The bucket of a string's first two characters, or -1 when one of them has no rank. */
+function bucketOf(s: string): number {
+  if (s.length === 0) return 0;
+  const c0 = s.charCodeAt(0);
+  const r0 = c0 < 128 ? RANK[c0]! : -1;
+  if (r0 <= 0) return -1;
+  if (s.length === 1) return r0 * RANKS;
+  const c1 = s.charCodeAt(1);
+  const r1 = c1 < 128 ? RANK[c1]! : -1;
+  if (r1 <= 0) return -1;
+  return r0 * RANKS + r1;
+}
+
+function search(keys: readonly string[], s: string, lo: number, hi: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const built = new WeakMap<NameIndex, KeyRanges>();
+
+/** The range lookups of a name index, built on first use (see `prepareGeocoding`) and kept. */
+export function keyRanges(names: NameIndex): KeyRanges {
+  let found = built.get(names);
+  if (!found) {
+    found = new KeyRanges(names.keys);
+    built.set(names, found);
+  }
+  return found;
+}
