@@ -13,6 +13,7 @@ import { ProjectService } from './domain/projects/project-service.js';
 import { RegionService } from './domain/regions/region-service.js';
 import { RegionsTracker } from './domain/regions/regions-tracker.js';
 import { GeofenceSearch } from './domain/search/geofence-search.js';
+import { reportDeletes } from './domain/search/report-deletes.js';
 import { UserLocationRegistry } from './domain/search/user-location-registry.js';
 import { UserSearch } from './domain/search/user-search.js';
 import { SegmentsTracker } from './domain/segments/segments-tracker.js';
@@ -66,7 +67,7 @@ export function createServices(store: Store, clock: Clock, packs: PackSource = N
   const geofences = new GeofenceService(store.geofences, store.users, clock, new RoadIsochrones(router));
   const geofenceIndexes = new GeofenceIndexRegistry(store.geofences, () => store.syncExternalChanges());
   geofences.onChange((tenant, change) => geofenceIndexes.apply(tenant, change));
-  const userLocations = new UserLocationRegistry(store.users);
+  const userLocations = new UserLocationRegistry(store.users, () => store.syncExternalChanges());
   const tracking = new TrackingService(store.users, geofenceIndexes, clock);
   tracking.onTracked((tenant, user) => userLocations.update(tenant, user));
   // The wire shapes of trips (user.trip, event snapshots) and of track's tripOptions belong to HTTP.
@@ -92,7 +93,8 @@ export function createServices(store: Store, clock: Clock, packs: PackSource = N
   tracking.addParticipant(new SegmentsTracker());
   return {
     projects: new ProjectService(store.projects, clock),
-    users: new UserService(store.users),
+    // User search keeps stored users: deletions must reach it.
+    users: new UserService(reportDeletes(store.users, (tenant) => userLocations.deleted(tenant))),
     geofences,
     beacons: new BeaconService(store.beacons, clock),
     settings,

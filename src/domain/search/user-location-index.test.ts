@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Position } from '../../geo/types.js';
 import { UserLocationIndex } from './user-location-index.js';
 
 describe('UserLocationIndex', () => {
@@ -68,6 +69,43 @@ describe('UserLocationIndex', () => {
           index.nearest([2, 48], radius, count, keep),
           index.within([2, 48], radius, keep).slice(0, count),
         );
+      }
+    }
+  });
+
+  it('nearest orders users at equal distances by id, as within does', () => {
+    const index = new UserLocationIndex();
+    // A grid across the antimeridian with two users on every point: many users at equal distances.
+    const users = [];
+    for (let i = 0; i < 40; i++) {
+      const lon = 179.99 + i * 0.0005;
+      for (let j = 0; j < 40; j++)
+        for (const k of ['b', 'a'])
+          users.push({
+            id: `${k}${i}-${j}`,
+            location: [lon > 180 ? lon - 360 : lon, 10 + j * 0.0005] as Position,
+            metadata: { k },
+          });
+    }
+    index.load(users);
+    const keepA = (m: { k?: unknown } | null) => m?.k === 'a';
+    for (const center of [
+      [179.995, 10.005],
+      [-179.999, 10.01],
+      [180, 10],
+      [179.99, 9.99],
+    ] as Array<[number, number]>) {
+      for (const count of [1, 7, 50, 400]) {
+        for (const radius of [30, 300, 3000]) {
+          assert.deepEqual(
+            index.nearest(center, radius, count, () => true),
+            index.within(center, radius, () => true).slice(0, count),
+          );
+          assert.deepEqual(
+            index.nearest(center, radius, count, keepA),
+            index.within(center, radius, keepA).slice(0, count),
+          );
+        }
       }
     }
   });

@@ -24,11 +24,19 @@ interface TreeNode {
   maxY: number;
 }
 
+interface Box {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
 interface Entry {
-  /** Meters to the item, or the least any point in the node's box can be from the center. */
+  /** Meters to the item when `exact`, else the least any point in the item's or node's box can be from the center. */
   d: number;
   item: Item | undefined;
   node: TreeNode | undefined;
+  exact: boolean;
 }
 
 export interface NearUser {
@@ -106,27 +114,33 @@ export class UserLocationIndex {
     let node: TreeNode | undefined = this.tree.toJSON() as TreeNode;
     while (node !== undefined) {
       if (node.leaf) {
+        // Measured for real only when the bound comes out of the queue: most never do.
         for (const child of node.children) {
           const item = child as Item;
-          const d = distanceMeters(center, item.location);
-          if (d <= radiusMeters) queue.push({ d, item, node: undefined });
+          const d = boxLowerBoundMeters(lon, lat, cosLat, item);
+          if (d <= radiusMeters) queue.push({ d, item, node: undefined, exact: false });
         }
       } else {
         for (const child of node.children) {
           const box = child as TreeNode;
           const d = boxLowerBoundMeters(lon, lat, cosLat, box);
-          if (d <= radiusMeters) queue.push({ d, item: undefined, node: box });
+          if (d <= radiusMeters) queue.push({ d, item: undefined, node: box, exact: false });
         }
       }
       node = undefined;
-      // Items come out by (distance, id); a node whose box may hold a user as near is opened first.
+      // Items come out by (distance, id); a node or unmeasured item that may be as near is opened first.
       for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
         if (next.node !== undefined) {
           node = next.node;
           break;
         }
         const item = next.item!;
-        if (!keep(item.metadata)) continue;
+        if (!next.exact) {
+          if (!keep(item.metadata)) continue;
+          const d = distanceMeters(center, item.location);
+          if (d <= radiusMeters) queue.push({ d, item, node: undefined, exact: true });
+          continue;
+        }
         out.push({ id: item.id, metadata: item.metadata, distanceMeters: next.d });
         if (out.length >= count) return out;
       }
@@ -173,7 +187,7 @@ const RAD = Math.PI / 180;
  * in for the trigonometry (sin x >= x - x³/6 for x >= 0, cos y >= 1 - y²/2, asin x >= x): nodes are
  * measured far more often than users.
  */
-function boxLowerBoundMeters(lon: number, lat: number, cosLat: number, b: TreeNode): number {
+function boxLowerBoundMeters(lon: number, lat: number, cosLat: number, b: Box): number {
   const dLat = lat < b.minY ? b.minY - lat : lat > b.maxY ? lat - b.maxY : 0;
   const dLon = lon >= b.minX && lon <= b.maxX ? 0 : Math.min(arcDegrees(lon, b.minX), arcDegrees(lon, b.maxX));
   if (dLat === 0 && dLon === 0) return 0;
@@ -197,11 +211,11 @@ function arcDegrees(a: number, b: number): number {
   return d > 180 ? 360 - d : d;
 }
 
-/** Nodes before items at the same distance (they may hold a user as near), then items by id. */
+/** Bounds (nodes, unmeasured items) before measured items at the same distance (they may be as near), then items by id. */
 function before(a: Entry, b: Entry): boolean {
   if (a.d !== b.d) return a.d < b.d;
-  if (a.item === undefined || b.item === undefined) return a.item === undefined && b.item !== undefined;
-  return a.item.id < b.item.id;
+  if (!a.exact || !b.exact) return !a.exact && b.exact;
+  return a.item!.id < b.item!.id;
 }
 
 /** A binary min-heap of entries in `before` order. */

@@ -1,3 +1,4 @@
+import { setBounded } from '../../cache/bounded-map.js';
 import type { StoreChange, UserLocation } from '../../storage/store.js';
 import type { Tenant } from '../tenant.js';
 import type { User } from '../users/user.js';
@@ -8,23 +9,43 @@ interface Entry {
   loading: Promise<UserLocationIndex> | null;
   /** Users tracked while loading, applied after the load (the newest location wins). */
   pending: User[];
+  /** Stored users read by searches, by `_id`, kept until a write to them (see `users`). */
+  docs: Map<string, User>;
+  /** Bumped by every write heard of: a store read begun before one is not kept. */
+  writes: number;
 }
+
+/** Stored users kept per tenant: enough for the users a busy search area returns over and over. */
+const MAX_DOCS = 100_000;
 
 /**
  * One `UserLocationIndex` per tenant, loaded from the store on the first search and moved by every
  * track of this process (`update`). Another process's writes drop the tenant's index (`storeChanged`);
  * the next search reloads it. Deleted users stay in the index until a search finds them missing.
+ *
+ * Beside it, the stored users that searches confirm (`users`): reading and parsing ten documents cost
+ * more than the rest of a search. A kept user is dropped by a track of it (`update`), by any deletion
+ * in its tenant (`deleted`: the id deleted may be a userId or deviceId) and by other processes' writes
+ * (`storeChanged`, delivered before every read through `syncExternalChanges`), so it is never older
+ * than the store.
  */
 export class UserLocationRegistry {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly source: { locations(tenant: Tenant): Promise<UserLocation[]> }) {}
+  constructor(
+    private readonly source: {
+      locations(tenant: Tenant): Promise<UserLocation[]>;
+      getMany(tenant: Tenant, ids: string[]): Promise<User[]>;
+    },
+    /** The store's `syncExternalChanges`: other processes' writes reach `storeChanged` before a read. */
+    private readonly syncExternalChanges: () => void = () => {},
+  ) {}
 
   get(tenant: Tenant): UserLocationIndex | Promise<UserLocationIndex> {
     const key = keyOf(tenant);
     const existing = this.entries.get(key);
     if (existing) return existing.index ?? existing.loading!;
-    const entry: Entry = { index: null, loading: null, pending: [] };
+    const entry: Entry = { index: null, loading: null, pending: [], docs: new Map(), writes: 0 };
     this.entries.set(key, entry);
     const load = this.source.locations(tenant).then((rows) => {
       const index = new UserLocationIndex();
@@ -46,12 +67,50 @@ export class UserLocationRegistry {
     return load;
   }
 
+  /**
+   * The stored users with these `_id`s, in no particular order, missing ones left out: those kept
+   * from earlier reads, the others read from the store (and kept, unless a write was heard meanwhile).
+   */
+  async users(tenant: Tenant, ids: readonly string[]): Promise<User[]> {
+    this.syncExternalChanges();
+    const key = keyOf(tenant);
+    const entry = this.entries.get(key);
+    if (!entry) return this.source.getMany(tenant, [...ids]);
+    const out: User[] = [];
+    const missing: string[] = [];
+    for (const id of ids) {
+      const user = entry.docs.get(id);
+      if (user === undefined) missing.push(id);
+      else out.push(user);
+    }
+    if (missing.length === 0) return out;
+    const writes = entry.writes;
+    const found = await this.source.getMany(tenant, missing);
+    const keep = entry.writes === writes && this.entries.get(key) === entry;
+    for (const user of found) {
+      if (keep) setBounded(entry.docs, user.id, user, MAX_DOCS);
+      out.push(user);
+    }
+    return out;
+  }
+
   /** A track of this process committed: move the user, if the tenant's index is loaded or loading. */
   update(tenant: Tenant, user: User): void {
     const entry = this.entries.get(keyOf(tenant));
-    if (!entry || !user.location) return;
+    if (!entry) return;
+    entry.writes++;
+    entry.docs.delete(user.id);
+    if (!user.location) return;
     if (entry.index) entry.index.upsert(user.id, user.location, user.metadata);
     else entry.pending.push(user);
+  }
+
+  /** A user of the tenant was deleted through this process (by `_id`, userId or deviceId). */
+  deleted(tenant: Tenant): void {
+    const entry = this.entries.get(keyOf(tenant));
+    if (!entry) return;
+    entry.writes++;
+    entry.docs.clear();
   }
 
   storeChanged(change: StoreChange): void {

@@ -29,10 +29,13 @@ export interface UserHit {
   geofences: Geofence[];
 }
 
-/** Users near a point: candidates from the in-memory location index, confirmed against the store. */
+/**
+ * Users near a point: candidates from the in-memory location index, confirmed against the stored users
+ * (as `UserLocationRegistry.users` keeps them).
+ */
 export class UserSearch {
   constructor(
-    private readonly users: Pick<UserStore, 'getMany' | 'near'>,
+    private readonly users: Pick<UserStore, 'near'>,
     private readonly locations: UserLocationRegistry,
     private readonly indexes: GeofenceIndexRegistry,
     private readonly clock: Clock,
@@ -60,7 +63,7 @@ export class UserSearch {
       for (const c of batch) checked.add(c.id);
       const found = new Map(
         (
-          await this.users.getMany(
+          await this.locations.users(
             tenant,
             batch.map((c) => c.id),
           )
@@ -73,7 +76,7 @@ export class UserSearch {
           removed++;
           continue;
         }
-        const hit = await this.hit(user, user.location, q);
+        const hit = q.travel ? await this.hit(user, user.location, q) : this.nearHit(user, user.location, q);
         if (hit) hits.push(hit);
       }
       if (candidates.length < want) break;
@@ -113,12 +116,22 @@ export class UserSearch {
     location: Position,
     q: UserSearchQuery,
   ): Promise<{ user: User; distanceMeters: number; order: number } | null> {
-    const d = distanceMeters(q.near, location);
-    if (d > q.radiusMeters || !matchesMetadata(user.metadata, q.metadata)) return null;
-    if (!q.travel || !this.router) return { user, distanceMeters: d, order: d };
+    const hit = this.nearHit(user, location, q);
+    if (hit === null || !q.travel || !this.router) return hit;
     const route = await this.router.route(location, q.near, q.travel.mode);
     if (route.durationSeconds > q.travel.minutes * 60) return null;
-    return { user, distanceMeters: d, order: route.durationSeconds };
+    return { user, distanceMeters: hit.distanceMeters, order: route.durationSeconds };
+  }
+
+  /** `hit` without travel time: no promise per user of a plain search. */
+  private nearHit(
+    user: User,
+    location: Position,
+    q: UserSearchQuery,
+  ): { user: User; distanceMeters: number; order: number } | null {
+    const d = distanceMeters(q.near, location);
+    if (d > q.radiusMeters || !matchesMetadata(user.metadata, q.metadata)) return null;
+    return { user, distanceMeters: d, order: d };
   }
 
   private async answer(

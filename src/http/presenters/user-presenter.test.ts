@@ -23,6 +23,13 @@ describe('userJson', () => {
     assert.equal(userJson(user, '[]'), JSON.stringify(presentUser(user)));
   });
 
+  it('prints a user it printed before with the fences given now', () => {
+    const again = makeUser({ projectId: 'p', live: false }, { id: 'u2', createdAt: 1, updatedAt: 2 });
+    assert.equal(userJson(again, '[]'), JSON.stringify(presentUser(again)));
+    assert.equal(userJson(again, JSON.stringify(fences)), JSON.stringify(presentUser(again, fences)));
+    assert.equal(userJson(again, '[]'), JSON.stringify(presentUser(again)));
+  });
+
   it('keeps the fields the stored state adds after the fences', () => {
     const withState = { ...user, state: { insights: { spots: [] }, places: {} } };
     assert.equal(userJson(withState, JSON.stringify(fences)), JSON.stringify(presentUser(withState, fences)));

@@ -36,10 +36,27 @@ export function presentUser(u: User, geofences: unknown[] = [], extra: Record<st
 const NO_FENCES = '"geofences":[]';
 
 /**
+ * The text of each user's JSON around its `geofences` array, or null when it cannot be cut there. By
+ * the user object: searches return the same stored users over and over (see `UserLocationRegistry`),
+ * and a user is never modified in place (a track writes a new object), so an entry needs no invalidation.
+ */
+const parts = new WeakMap<User, readonly [string, string] | null>();
+
+/**
  * `JSON.stringify(presentUser(u, geofences))`, the fences given as the text of their JSON array (see
  * `GeofenceJson`): one serialisation of the user, with the array spliced in where `[]` was printed.
  */
 export function userJson(u: User, geofencesJson: string): string {
+  let p = parts.get(u);
+  if (p === undefined) {
+    p = splitAtFences(u);
+    parts.set(u, p);
+  }
+  if (p === null) return JSON.stringify({ ...presentUser(u), geofences: JSON.parse(geofencesJson) });
+  return `${p[0]}"geofences":${geofencesJson}${p[1]}`;
+}
+
+function splitAtFences(u: User): readonly [string, string] | null {
   const o = presentUser(u);
   const text = JSON.stringify(o);
   // `geofences` is the last field but for those the user's stored state adds, in this order.
@@ -48,8 +65,6 @@ export function userJson(u: User, geofencesJson: string): string {
       ? '}'
       : `,${JSON.stringify({ insights: o.insights, place: o.place }).slice(1)}`;
   const at = text.length - after.length - NO_FENCES.length;
-  if (!text.startsWith(NO_FENCES, at) || !text.endsWith(after)) {
-    return JSON.stringify({ ...o, geofences: JSON.parse(geofencesJson) });
-  }
-  return `${text.slice(0, at)}"geofences":${geofencesJson}${after}`;
+  if (!text.startsWith(NO_FENCES, at) || !text.endsWith(after)) return null;
+  return [text.slice(0, at), after];
 }
