@@ -79,4 +79,23 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
       CREATE INDEX trip_locations_trip ON trip_locations(trip_id, id);
     `,
   },
+  {
+    version: 4,
+    name: 'track-lookup-indexes',
+    // A track reads the newest user with a userId or deviceId: with updated_at in the index that is
+    // one index probe whatever the planner's statistics say. The old indexes let a generic plan built
+    // while the table was small (never analysed) walk users_page and filter, reading every user of
+    // the tenant on each track. Null ids (most tracks name no userId) are left out of the indexes:
+    // nothing looks them up, and a track writes one index entry fewer per user and per event.
+    sql: `
+      CREATE INDEX users_user_id_newest ON users(project_id, live, user_id, updated_at DESC) WHERE user_id IS NOT NULL;
+      CREATE INDEX users_device_id_newest ON users(project_id, live, device_id, updated_at DESC)
+        WHERE device_id IS NOT NULL;
+      DROP INDEX users_user_id;
+      DROP INDEX users_device_id;
+      DROP INDEX events_user_id_page;
+      CREATE INDEX events_user_id_page ON events(project_id, live, user_id, created_at DESC, id DESC)
+        WHERE user_id IS NOT NULL;
+    `,
+  },
 ];

@@ -1,13 +1,14 @@
 import type pg from 'pg';
 import type { Page, PageQuery } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
+import type { Trip } from '../../domain/trips/trip.js';
 import type { User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
 import type { TrackCandidates, TrackIdentity, TrackWrite, UserLocation, UserStore } from '../store.js';
 import { inTransaction } from './open-pool.js';
 import { pagedDocs } from './paged-docs.js';
 import { insertEventsSql } from './postgres-event-store.js';
-import { ensurePrepared, execute } from './prepared-statements.js';
+import { ensurePrepared, execute, replanIfDue } from './prepared-statements.js';
 import { Semaphore } from './semaphore.js';
 import { lit, row, runBatch } from './sql-batch.js';
 import { type PrefetchedTrips, trackTransaction } from './track-transaction.js';
@@ -78,7 +79,7 @@ export class PostgresUserStore implements UserStore {
     return this.trackSlots.run(() => this.trackTransaction(tenant, identity, compute));
   }
 
-  /** Three round trips: BEGIN with the locks and the read, the reads `compute` makes, the writes with COMMIT. */
+  /** Two round trips: BEGIN with the locks and every read, then the writes with COMMIT. */
   private async trackTransaction<T>(
     tenant: Tenant,
     identity: TrackIdentity,
@@ -89,36 +90,23 @@ export class PostgresUserStore implements UserStore {
       const scope = `${tenant.projectId}|${tenant.live}`;
       const locks = [`${scope}|d|${identity.deviceId}`];
       if (identity.userId !== null) locks.push(`${scope}|u|${identity.userId}`);
-      const first: ['user_id' | 'device_id', string] =
-        identity.userId !== null ? ['user_id', identity.userId] : ['device_id', identity.deviceId];
       await ensurePrepared(c);
+      const [p, l, d, u] = [lit(tenant.projectId), lit(tenant.live), lit(identity.deviceId), lit(identity.userId)];
       const results = await runBatch(c, [
+        ...replanIfDue(c),
         'BEGIN',
         // Generic plans (the statements are written for them): no planning on each EXECUTE.
         'SET LOCAL plan_cache_mode = force_generic_plan',
+        // Locks first, in statements of their own: each later statement reads after they are held.
         ...locks.map((k) => execute('wb_xact_lock', [lit(k)])),
-        lockedCandidateSql(tenant, ...first),
-        ...activeTripsSql(tenant, identity),
+        ...(identity.userId !== null ? [execute('wb_track_candidate_user_id', [p, l, u])] : []),
+        execute('wb_track_candidate_device', [p, l, d, u]),
+        execute('wb_track_read', [p, l, d, u]),
       ]);
-      const [reachable, trips] = results.slice(-2) as [
-        Array<{ id: string; user_id: string | null }>,
-        PrefetchedTrips['rows'],
-      ];
-      const activeTrips: PrefetchedTrips = {
-        userPks: new Set(reachable.map((r) => r.id)),
-        userIds: new Set([...reachable.map((r) => r.user_id), identity.userId].filter((v): v is string => v !== null)),
-        deviceId: identity.deviceId,
-        rows: trips,
-      };
-      const hit = (results[results.length - 3] as Array<{ doc: User }>)[0]?.doc ?? null;
-      let found: TrackCandidates = { byUserId: null, byDeviceId: hit };
-      if (identity.userId !== null) {
-        found = { byUserId: hit, byDeviceId: null };
-        if (!hit) {
-          const [byDevice] = await runBatch(c, [lockedCandidateSql(tenant, 'device_id', identity.deviceId)]);
-          found.byDeviceId = (byDevice as Array<{ doc: User }>)[0]?.doc ?? null;
-        }
-      }
+      const [byDevice, read] = results.slice(-2) as [Array<{ doc: User }>, TrackReadRow[]];
+      const byUser = identity.userId !== null ? (results.at(-3) as Array<{ doc: User }>) : [];
+      const found: TrackCandidates = { byUserId: byUser[0]?.doc ?? null, byDeviceId: byDevice[0]?.doc ?? null };
+      const activeTrips = prefetchedTrips(identity, read);
       const { user, events, result } = await trackTransaction.run({ client: c, activeTrips }, () => compute(found));
       await runBatch(c, [...userRowsSql(user, true), ...insertEventsSql(events), 'COMMIT']);
       return result;
@@ -208,19 +196,25 @@ function userRowsSql(user: User, prepared = false): string[] {
   return out;
 }
 
-/**
- * The users the identity can reach (`_id`, app userId), and the active trips any of them, or a new
- * user with these ids, could own: a superset of what `TripStore.activeFor` looks at during the track.
- */
-function activeTripsSql(tenant: Tenant, identity: TrackIdentity): string[] {
-  const args = [lit(tenant.projectId), lit(tenant.live), lit(identity.deviceId), lit(identity.userId)];
-  return [execute('wb_track_reachable', args), execute('wb_track_trips', args)];
-}
+/** A row of `wb_track_read`: a reachable user (null doc) or a trip. */
+type TrackReadRow = Omit<PrefetchedTrips['rows'][number], 'doc'> & { doc: Trip | null };
 
-/** The newest user with this `userId` or `deviceId`, read FOR UPDATE (inside the track's transaction). */
-function lockedCandidateSql(tenant: Tenant, column: 'user_id' | 'device_id', value: string): string {
-  const args = [lit(tenant.projectId), lit(tenant.live), lit(value)];
-  return execute(column === 'user_id' ? 'wb_track_candidate_user_id' : 'wb_track_candidate_device_id', args);
+/**
+ * What `wb_track_read` returned, split: rows with a null doc are the users the identity reaches
+ * (`_id`, app userId), the others the active trips any of them, or a new user with these ids, could
+ * own (a superset of what `TripStore.activeFor` looks at during the track).
+ */
+function prefetchedTrips(identity: TrackIdentity, read: TrackReadRow[]): PrefetchedTrips {
+  const out: PrefetchedTrips = { userPks: new Set(), userIds: new Set(), deviceId: identity.deviceId, rows: [] };
+  if (identity.userId !== null) out.userIds.add(identity.userId);
+  for (const r of read) {
+    if (r.doc !== null) out.rows.push(r as PrefetchedTrips['rows'][number]);
+    else {
+      out.userPks.add(r.user_pk as string);
+      if (r.user_id !== null) out.userIds.add(r.user_id);
+    }
+  }
+  return out;
 }
 
 async function readCandidates(

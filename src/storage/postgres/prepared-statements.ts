@@ -8,27 +8,37 @@ import type pg from 'pg';
  * trip and plans once per connection (or reuses a generic plan).
  */
 const STATEMENTS = {
+  // Candidates, newest first, locked: by userId; by deviceId only when no user has the userId (a
+  // null userId: always), so a track never locks a second user's row (two tracks doing so crosswise
+  // would deadlock). Both are one probe of an index that ends in updated_at (migration 4).
   wb_track_candidate_user_id: `(text, boolean, text) AS
     SELECT doc FROM users WHERE project_id = $1 AND live = $2 AND user_id = $3
     ORDER BY updated_at DESC LIMIT 1 FOR UPDATE`,
-  wb_track_candidate_device_id: `(text, boolean, text) AS
+  wb_track_candidate_device: `(text, boolean, text, text) AS
     SELECT doc FROM users WHERE project_id = $1 AND live = $2 AND device_id = $3
+      AND NOT EXISTS (SELECT 1 FROM users WHERE project_id = $1 AND live = $2 AND user_id = $4)
     ORDER BY updated_at DESC LIMIT 1 FOR UPDATE`,
-  // Params: project, live, deviceId, userId (null matches nothing, as `= NULL` does).
-  wb_track_reachable: `(text, boolean, text, text) AS
-    SELECT id, user_id FROM users WHERE project_id = $1 AND live = $2 AND (device_id = $3 OR user_id = $4)`,
-  // Two halves (a trip has a user_pk or none) whose generic plans are the right ones: the reachable
-  // users' own trips by index, one user at a time (LATERAL), then those waiting for a user with these
-  // ids (few: trips created for a user not tracked yet). OFFSET 0 keeps the planner from flattening it.
-  wb_track_trips: `(text, boolean, text, text) AS
-    SELECT t.doc, t.user_pk, t.user_id, t.device_id, t.created_at
-    FROM (SELECT id FROM users WHERE project_id = $1 AND live = $2 AND (device_id = $3 OR user_id = $4)) u,
-      LATERAL (SELECT * FROM trips WHERE project_id = $1 AND live = $2 AND active AND user_pk = u.id OFFSET 0) t
+  // The users the identity reaches (rows with a null doc: `_id` as user_pk, and user_id), then the
+  // active trips any of them, or a new user with these ids, could own: their own trips by index one
+  // user at a time (LATERAL; OFFSET 0 keeps the planner from flattening it), trips waiting for this
+  // device, and trips waiting for one of the reachable (or given) userIds (few: trips created for a
+  // user not tracked yet). Params: project, live, deviceId, userId (null matches nothing).
+  wb_track_read: `(text, boolean, text, text) AS
+    WITH reachable AS MATERIALIZED (
+      SELECT id, user_id FROM users WHERE project_id = $1 AND live = $2 AND device_id = $3
+      UNION SELECT id, user_id FROM users WHERE project_id = $1 AND live = $2 AND user_id = $4)
+    SELECT NULL::jsonb AS doc, id AS user_pk, user_id, NULL::text AS device_id, NULL::bigint AS created_at
+    FROM reachable
+    UNION ALL
+    SELECT t.doc, t.user_pk, t.user_id, t.device_id, t.created_at FROM reachable r,
+      LATERAL (SELECT * FROM trips WHERE project_id = $1 AND live = $2 AND active AND user_pk = r.id OFFSET 0) t
     UNION ALL
     SELECT doc, user_pk, user_id, device_id, created_at FROM trips
-    WHERE project_id = $1 AND live = $2 AND active AND user_pk IS NULL AND (device_id = $3 OR user_id = $4
-      OR user_id IN (SELECT user_id FROM users WHERE project_id = $1 AND live = $2
-        AND (device_id = $3 OR user_id = $4)))`,
+    WHERE project_id = $1 AND live = $2 AND active AND user_pk IS NULL AND user_id IS NULL AND device_id = $3
+    UNION ALL
+    SELECT doc, user_pk, user_id, device_id, created_at FROM trips
+    WHERE project_id = $1 AND live = $2 AND active AND user_pk IS NULL
+      AND user_id IN (SELECT user_id FROM reachable UNION SELECT $4)`,
   wb_xact_lock: '(text) AS SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
   wb_user_upsert: `(text, text, boolean, text, text, bigint, bigint, geography, jsonb) AS
     INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, location, doc)
@@ -40,19 +50,38 @@ const STATEMENTS = {
 
 export type PreparedName = keyof typeof STATEMENTS;
 
-const ready = new WeakSet<pg.ClientBase>();
+/** Per connection: tracks run since its statements were prepared, and when to rebuild their plans. */
+const prepared = new WeakMap<pg.ClientBase, { uses: number; replanAt: number }>();
+
+/** First rebuild of a connection's plans after this many tracks, then after twice as many, and so on. */
+const FIRST_REPLAN = 64;
+const MAX_REPLAN_INTERVAL = 65_536;
 
 /**
  * Prepares the statements on this connection unless it has them. It asks the connection first, so a
  * preparation that failed half-way is completed instead of failing on "already exists".
  */
 export async function ensurePrepared(c: pg.ClientBase): Promise<void> {
-  if (ready.has(c)) return;
+  if (prepared.has(c)) return;
   const { rows } = await c.query<{ name: string }>("SELECT name FROM pg_prepared_statements WHERE name LIKE 'wb\\_%'");
   const have = new Set(rows.map((r) => r.name));
   const missing = Object.entries(STATEMENTS).filter(([name]) => !have.has(name));
   if (missing.length > 0) await c.query(missing.map(([name, sql]) => `PREPARE ${name} ${sql}`).join(';\n'));
-  ready.add(c);
+  prepared.set(c, { uses: 0, replanAt: FIRST_REPLAN });
+}
+
+/**
+ * `DISCARD PLANS` (for the head of a track's first batch) when this connection's generic plans are
+ * due for rebuilding, else nothing. A generic plan is kept until the tables' statistics change, and
+ * without autovacuum (or before it runs) they never do: plans made while a table was nearly empty
+ * would read it as if it still were once it has grown. Rebuilding at 64, 128, 256, ... tracks keeps
+ * each plan within a doubling of the data it was made for, at a cost of one planning per doubling.
+ */
+export function replanIfDue(c: pg.ClientBase): string[] {
+  const state = prepared.get(c);
+  if (!state || ++state.uses < state.replanAt) return [];
+  state.replanAt += Math.min(state.replanAt, MAX_REPLAN_INTERVAL);
+  return ['DISCARD PLANS'];
 }
 
 /** `EXECUTE name(args)`, for a batch on a connection `ensurePrepared` has seen; arguments are literals. */
