@@ -163,6 +163,17 @@ describe('autocomplete', () => {
     assert.equal(autocomplete(pack, 'paris, t')[0]?.formattedAddress, 'Paris, TX US');
   });
 
+  test('a qualifier keeps only places in the areas it names, and as-typed matches it drops still count', () => {
+    // `San Jose` is thousands of places; those outside an area starting `ca` are dropped before scoring.
+    const inCa = autocomplete(pack, 'san jose, ca', { limit: 20 });
+    assert.equal(inCa[0]?.formattedAddress, 'San Jose, CA US');
+    assert.ok(inCa.every((a) => [a.stateCode, a.state, a.county, a.country].some((w) => /^ca/i.test(w ?? ''))));
+    // `keda` matches more than ten places as typed, though few in areas starting `we`: no typo variants
+    // (`kenda`, `leda`) are looked for, just as when every match was scored before the qualifier check.
+    const west = autocomplete(pack, 'keda, we');
+    assert.ok(west.length > 0 && west.every((a) => a.city?.startsWith('Keda')), JSON.stringify(labels(west)));
+  });
+
   test('limit, layers and country', () => {
     assert.equal(autocomplete(pack, 'san', { limit: 3 }).length, 3);
     assert.equal(autocomplete(pack, 'san', { limit: 500 }).length, 100);

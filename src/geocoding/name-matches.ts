@@ -63,7 +63,16 @@ export function bestNameMatches(
   const { names } = pack;
   const list = shared;
   list.clear();
+  // With qualifiers (`san, j`), a place in no area they name is dropped before it is scored: a short name
+  // has thousands of places, and most fail (the same verdict per area pair as `passing` gives).
+  const slots = opts.qualifiers.length > 0 ? entryAreaSlots(pack) : undefined;
+  const qualified = slots ? qualifiedSlots(pack, opts.qualifiers, opts.qualifierPrefix === true) : undefined;
+  let dropped = 0;
   const add = (entry: number, tierWeight: number) => {
+    if (slots && slots[entry] !== 0 && qualified![slots[entry]!] === 0) {
+      dropped++;
+      return;
+    }
     const flags = names.flags[entry]!;
     const weight = flags & NameFlag.alternate ? tierWeight - ALTERNATE_PENALTY : tierWeight;
     list.push(entry, score(entry, weight, (flags & NameFlag.code) !== 0));
@@ -77,7 +86,7 @@ export function bestNameMatches(
     for (let e = pFrom; e < pTo; e++) if ((e < from || e >= to) && !isCode(e)) add(e, MatchWeight.prefix);
   }
   // Typos are a fallback: a query that already matches enough names as typed is taken as typed.
-  if (opts.typos && name.length >= TYPO_MIN_LENGTH && list.length < limit) {
+  if (opts.typos && name.length >= TYPO_MIN_LENGTH && list.length + dropped < limit) {
     // Only the variants that may start a name: the others cannot match and are most of them.
     for (const variant of viableTypoVariants(name, nextChars(names))) {
       const { from: vFrom, exactTo, prefixTo } = ranges.ranges(variant, TYPO_PREFIX_SCAN);
