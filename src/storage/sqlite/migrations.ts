@@ -101,4 +101,21 @@ export const SQLITE_MIGRATIONS: Array<{ version: number; name: string; sql: stri
         WHERE user_id IS NOT NULL;
     `,
   },
+  {
+    version: 6,
+    name: 'user_geofences_by_user',
+    // Memberships clustered by user (WITHOUT ROWID, keyed user then fence): a new user's rows append
+    // to one leaf, and the table is two B-trees instead of four (rowid, key, page, user). A track of a
+    // new user in three fences wrote twelve B-tree entries here, six of them on random pages.
+    sql: `
+      CREATE TABLE user_geofences_by_user (
+        user_pk TEXT NOT NULL, geofence_id TEXT NOT NULL, project_id TEXT NOT NULL, live INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL, PRIMARY KEY (user_pk, geofence_id)) WITHOUT ROWID;
+      INSERT INTO user_geofences_by_user (user_pk, geofence_id, project_id, live, updated_at)
+        SELECT user_pk, geofence_id, project_id, live, updated_at FROM user_geofences;
+      DROP TABLE user_geofences;
+      ALTER TABLE user_geofences_by_user RENAME TO user_geofences;
+      CREATE INDEX user_geofences_page ON user_geofences(project_id, live, geofence_id, updated_at DESC, user_pk DESC);
+    `,
+  },
 ];

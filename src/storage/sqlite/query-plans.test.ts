@@ -34,4 +34,18 @@ describe('SQLite query plans', () => {
       db.close();
     }
   });
+
+  it('memberships are found by user through their key and by fence through the page index', () => {
+    assert.deepEqual(plan('DELETE FROM user_geofences WHERE user_pk = @u', { u: 'u' }), [
+      'SEARCH user_geofences USING PRIMARY KEY (user_pk=?)',
+    ]);
+    assert.deepEqual(
+      plan('DELETE FROM user_geofences WHERE project_id = @p AND live = @l AND geofence_id = @g', {
+        p: 'p',
+        l: 0,
+        g: 'g',
+      }),
+      ['SEARCH user_geofences USING COVERING INDEX user_geofences_page (project_id=? AND live=? AND geofence_id=?)'],
+    );
+  });
 });

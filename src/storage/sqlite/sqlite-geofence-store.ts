@@ -7,6 +7,9 @@ import { GroupCommit } from './group-commit.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
 
+/** Memberships of a deleted fence; by tenant, so that the user_geofences_page index finds them. */
+const DELETE_MEMBERSHIPS = 'DELETE FROM user_geofences WHERE project_id = ? AND live = ? AND geofence_id = ?';
+
 export class SqliteGeofenceStore implements GeofenceStore {
   constructor(
     private readonly db: SqliteDb,
@@ -109,7 +112,7 @@ export class SqliteGeofenceStore implements GeofenceStore {
         tenant.projectId,
         tenant.live ? 1 : 0,
       );
-      if (res.changes > 0) statement(this.db, 'DELETE FROM user_geofences WHERE geofence_id = ?').run(id);
+      if (res.changes > 0) statement(this.db, DELETE_MEMBERSHIPS).run(tenant.projectId, tenant.live ? 1 : 0, id);
       return res.changes > 0;
     });
   }
@@ -125,7 +128,7 @@ export class SqliteGeofenceStore implements GeofenceStore {
       }>;
       for (const r of rows) {
         statement(this.db, 'DELETE FROM geofences WHERE id = ?').run(r.id);
-        statement(this.db, 'DELETE FROM user_geofences WHERE geofence_id = ?').run(r.id);
+        statement(this.db, DELETE_MEMBERSHIPS).run(r.project_id, r.live, r.id);
       }
       return rows.map((r) => ({ tenant: { projectId: r.project_id, live: r.live === 1 }, id: r.id }));
     });

@@ -132,7 +132,7 @@ function trackedUserOps(user: User, before: GeofenceMembership[] | null): WriteO
     before !== null &&
     before.length === user.geofences.length &&
     before.every((m, i) => m.geofenceId === user.geofences[i]?.geofenceId);
-  if (!same) return userRowsOps(user);
+  if (!same) return userRowsOps(user, before !== null);
   const ops = [userRowOp(user)];
   if (user.geofences.length > 0) {
     ops.push({ sql: 'UPDATE user_geofences SET updated_at = ? WHERE user_pk = ?', params: [user.updatedAt, user.id] });
@@ -140,10 +140,11 @@ function trackedUserOps(user: User, before: GeofenceMembership[] | null): WriteO
   return ops;
 }
 
-/** The user row and its membership rows, replacing what was stored. */
-export function userRowsOps(user: User): WriteOp[] {
+/** The user row and its membership rows, replacing what was stored (`stored`: there may be some). */
+export function userRowsOps(user: User, stored = true): WriteOp[] {
   const live = user.live ? 1 : 0;
-  const ops = [userRowOp(user), { sql: 'DELETE FROM user_geofences WHERE user_pk = ?', params: [user.id] }];
+  const ops = [userRowOp(user)];
+  if (stored) ops.push({ sql: 'DELETE FROM user_geofences WHERE user_pk = ?', params: [user.id] });
   for (const m of user.geofences) {
     ops.push({
       sql: 'INSERT INTO user_geofences (project_id, live, geofence_id, user_pk, updated_at) VALUES (?, ?, ?, ?, ?)',
