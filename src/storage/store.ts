@@ -174,6 +174,8 @@ export interface GeofenceListQuery extends PageQuery {
 export interface GeofenceLifetime {
   id: string;
   deleteAfter: number | null;
+  /** When the engine reads it anyway: an upsert given the stored id and createdAt writes at once. */
+  createdAt?: number;
 }
 
 export interface GeofenceStore {

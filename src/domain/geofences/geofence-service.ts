@@ -53,9 +53,12 @@ export class GeofenceService {
     // A fence past its deleteAfter is gone for every read, so an upsert of its tag and externalId
     // creates a new fence rather than bringing the old one (id, createdAt) back.
     const existing = await this.geofences.lifetimeByTag(tenant, tag, externalId);
-    if (existing && !isGeofenceLive(existing, now)) await this.remove(tenant, existing.id);
+    const expired = existing !== null && !isGeofenceLive(existing, now);
+    if (expired) await this.remove(tenant, existing.id);
+    // The store keeps the stored id and createdAt whatever it is given; given them, it need not look.
+    const kept = !expired && existing?.createdAt !== undefined ? existing : null;
     const saved = await this.geofences.upsert({
-      id: newId(),
+      id: kept?.id ?? newId(),
       projectId: tenant.projectId,
       live: tenant.live,
       tag,
@@ -71,7 +74,7 @@ export class GeofenceService {
       deleteAfter: input.deleteAfter ?? null,
       stopDetection: input.stopDetection ?? null,
       dwellThreshold: input.dwellThreshold ?? null,
-      createdAt: now,
+      createdAt: kept?.createdAt ?? now,
       updatedAt: now,
     });
     for (const l of this.listeners) l(tenant, { upserted: saved });

@@ -3,9 +3,9 @@ import type { Page } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { geofenceDocument } from '../geofence-document.js';
 import type { GeofenceLifetime, GeofenceListQuery, GeofenceStore } from '../store.js';
-import { GroupCommit } from './group-commit.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
+import type { OpsCommitter, WriteOp } from './write-ops.js';
 
 /** Memberships of a deleted fence; by tenant, so that the user_geofences_page index finds them. */
 const DELETE_MEMBERSHIPS = 'DELETE FROM user_geofences WHERE project_id = ? AND live = ? AND geofence_id = ?';
@@ -13,44 +13,35 @@ const DELETE_MEMBERSHIPS = 'DELETE FROM user_geofences WHERE project_id = ? AND 
 export class SqliteGeofenceStore implements GeofenceStore {
   constructor(
     private readonly db: SqliteDb,
-    private readonly commits: GroupCommit = new GroupCommit(db),
+    /** The tracks' committer: a server's writer thread, else a group commit on this thread. */
+    private readonly commits: OpsCommitter,
   ) {}
 
-  /** Joins the next group commit: under load, upserts share one transaction instead of a commit each. */
+  /**
+   * Writes the fence under the id and createdAt of the fence that holds its tag + externalId, if any.
+   * The caller usually knows them (`lifetimeByTag`), and the write goes out at once; when it did not,
+   * or another upsert of the tag committed in between, the tag's unique index refuses the row, and the
+   * write is redone under the stored identity, read after that commit.
+   */
   async upsert(g: Geofence): Promise<Geofence> {
     let saved = g;
-    await this.commits.commit(() => {
-      saved = this.write(g);
-    });
-    return saved;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.commits.commitOps([geofenceRowOp(saved)]);
+        return saved;
+      } catch (err) {
+        const holder = attempt < 3 && isTagConflict(err) ? this.identityByTag(g) : undefined;
+        if (!holder) throw err;
+        saved = { ...g, id: holder.id, createdAt: holder.created_at };
+      }
+    }
   }
 
-  /** Runs inside a write transaction: the tag lookup and the write see the same state. */
-  private write(g: Geofence): Geofence {
-    const existing =
-      g.tag !== null && g.externalId !== null
-        ? (statement(
-            this.db,
-            'SELECT id, created_at FROM geofences WHERE project_id = ? AND live = ? AND tag = ? AND external_id = ?',
-          ).get(g.projectId, g.live ? 1 : 0, g.tag, g.externalId) as { id: string; created_at: number } | undefined)
-        : undefined;
-    const saved: Geofence = existing ? { ...g, id: existing.id, createdAt: existing.created_at } : g;
-    statement(
+  private identityByTag(g: Geofence): { id: string; created_at: number } | undefined {
+    return statement(
       this.db,
-      `INSERT INTO geofences (id, project_id, live, tag, external_id, delete_after, created_at, doc)
-       VALUES (@id, @p, @l, @tag, @externalId, @deleteAfter, @createdAt, @doc)
-       ON CONFLICT(id) DO UPDATE SET delete_after = excluded.delete_after, doc = excluded.doc`,
-    ).run({
-      id: saved.id,
-      p: saved.projectId,
-      l: saved.live ? 1 : 0,
-      tag: saved.tag,
-      externalId: saved.externalId,
-      deleteAfter: saved.deleteAfter,
-      createdAt: saved.createdAt,
-      doc: geofenceDocument(saved),
-    });
-    return saved;
+      'SELECT id, created_at FROM geofences WHERE project_id = ? AND live = ? AND tag = ? AND external_id = ?',
+    ).get(g.projectId, g.live ? 1 : 0, g.tag, g.externalId) as { id: string; created_at: number } | undefined;
   }
 
   async get(tenant: Tenant, id: string): Promise<Geofence | null> {
@@ -73,11 +64,11 @@ export class SqliteGeofenceStore implements GeofenceStore {
   async lifetimeByTag(tenant: Tenant, tag: string, externalId: string): Promise<GeofenceLifetime | null> {
     const row = statement(
       this.db,
-      'SELECT id, delete_after FROM geofences WHERE project_id = ? AND live = ? AND tag = ? AND external_id = ?',
+      'SELECT id, delete_after, created_at FROM geofences WHERE project_id = ? AND live = ? AND tag = ? AND external_id = ?',
     ).get(tenant.projectId, tenant.live ? 1 : 0, tag, externalId) as
-      | { id: string; delete_after: number | null }
+      | { id: string; delete_after: number | null; created_at: number }
       | undefined;
-    return row ? { id: row.id, deleteAfter: row.delete_after } : null;
+    return row ? { id: row.id, deleteAfter: row.delete_after, createdAt: row.created_at } : null;
   }
 
   async list(tenant: Tenant, query: GeofenceListQuery): Promise<Page<Geofence>> {
@@ -133,4 +124,28 @@ export class SqliteGeofenceStore implements GeofenceStore {
       return rows.map((r) => ({ tenant: { projectId: r.project_id, live: r.live === 1 }, id: r.id }));
     });
   }
+}
+
+/** The fence's row; a row whose tag + externalId another id holds is refused by geofences_tag. */
+function geofenceRowOp(g: Geofence): WriteOp {
+  return {
+    sql: `INSERT INTO geofences (id, project_id, live, tag, external_id, delete_after, created_at, doc)
+       VALUES (@id, @p, @l, @tag, @externalId, @deleteAfter, @createdAt, @doc)
+       ON CONFLICT(id) DO UPDATE SET delete_after = excluded.delete_after, doc = excluded.doc`,
+    params: {
+      id: g.id,
+      p: g.projectId,
+      l: g.live ? 1 : 0,
+      tag: g.tag,
+      externalId: g.externalId,
+      deleteAfter: g.deleteAfter,
+      createdAt: g.createdAt,
+      doc: geofenceDocument(g),
+    },
+  };
+}
+
+function isTagConflict(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown };
+  return e.code === 'SQLITE_CONSTRAINT_UNIQUE' && String(e.message).includes('geofences.tag');
 }

@@ -3,6 +3,7 @@ import type { Tenant } from '../../domain/tenant.js';
 import type { SettingsStore, UsageStore } from '../store.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { statement } from './paged-query.js';
+import type { OpsCommitter } from './write-ops.js';
 
 export class SqliteSettingsStore implements SettingsStore {
   constructor(private readonly db: SqliteDb) {}
@@ -27,19 +28,22 @@ export class SqliteSettingsStore implements SettingsStore {
 }
 
 export class SqliteUsageStore implements UsageStore {
-  constructor(private readonly db: SqliteDb) {}
+  constructor(
+    private readonly db: SqliteDb,
+    /** Counts are flushed every few seconds: beside the tracks, not between the requests. */
+    private readonly commits: OpsCommitter,
+  ) {}
 
   async add(
     rows: Array<{ projectId: string; live: boolean; endpoint: string; month: string; count: number }>,
   ): Promise<void> {
-    const upsert = statement(
-      this.db,
-      `INSERT INTO usage (project_id, live, endpoint, month, count) VALUES (?, ?, ?, ?, ?)
+    await this.commits.commitOps(
+      rows.map((r) => ({
+        sql: `INSERT INTO usage (project_id, live, endpoint, month, count) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT(project_id, month, live, endpoint) DO UPDATE SET count = count + excluded.count`,
+        params: [r.projectId, r.live ? 1 : 0, r.endpoint, r.month, r.count],
+      })),
     );
-    writeTransaction(this.db, () => {
-      for (const r of rows) upsert.run(r.projectId, r.live ? 1 : 0, r.endpoint, r.month, r.count);
-    });
   }
 
   async monthTotal(projectId: string, month: string): Promise<number> {

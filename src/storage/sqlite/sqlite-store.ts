@@ -33,27 +33,25 @@ export class SqliteStore implements Store {
   /** The last commit_log row this process has looked at. */
   private seenSeq = 0;
 
-  /** One group commit for every store that batches writes on this thread (geofence upserts). */
-  private readonly commits: GroupCommit;
-
   /**
-   * `writer`, when given, commits the tracks' rows (users, events, trips) instead of the event loop's
-   * group commit; see `WriterThread`.
+   * Where tracks, trips, geofence upserts and usage counts are committed, batched: the writer thread when the
+   * store was opened with one (see `WriterThread`), else a group commit on this thread.
    */
+  private readonly writes: GroupCommit | WriterThread;
+
   constructor(
     readonly db: SqliteDb,
-    private readonly writer?: WriterThread,
+    writer?: WriterThread,
   ) {
+    this.writes = writer ?? new GroupCommit(db);
     this.projects = new SqliteProjectStore(db);
-    this.commits = new GroupCommit(db);
-    const trackWrites = writer ?? this.commits;
-    this.users = new SqliteUserStore(db, trackWrites);
-    this.geofences = new SqliteGeofenceStore(db, this.commits);
+    this.users = new SqliteUserStore(db, this.writes);
+    this.geofences = new SqliteGeofenceStore(db, this.writes);
     this.beacons = new SqliteBeaconStore(db);
     this.settings = new SqliteSettingsStore(db);
-    this.usage = new SqliteUsageStore(db);
+    this.usage = new SqliteUsageStore(db, this.writes);
     this.events = new SqliteEventStore(db);
-    this.trips = new SqliteTripStore(db, trackWrites);
+    this.trips = new SqliteTripStore(db, this.writes);
   }
 
   /**
@@ -123,9 +121,9 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     if (!this.db.open) return;
-    // Writes still queued for the next group commit land before the file closes.
-    this.commits.flushNow();
-    await this.writer?.close();
+    // Writes still queued land before the file closes.
+    if (this.writes instanceof GroupCommit) this.writes.flushNow();
+    else await this.writes.close();
     this.db.close();
   }
 }
