@@ -13,7 +13,7 @@ const types = {
 };
 
 /** Sized above the track transaction slots so reads made during a track always find a connection. */
-export function createPool(connectionString: string, max = 16): pg.Pool {
+export function createPool(connectionString: string, max = 24): pg.Pool {
   // A database that does not answer fails requests (and /readyz) after 5 s instead of hanging them.
   const pool = new pg.Pool({
     connectionString,

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { LocationEvent } from '../../domain/events/event.js';
 import type { Page, PageQuery } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { Trip } from '../../domain/trips/trip.js';
@@ -7,14 +8,17 @@ import type { Position } from '../../geo/types.js';
 import type { TrackCandidates, TrackIdentity, TrackWrite, UserLocation, UserStore } from '../store.js';
 import { inTransaction } from './open-pool.js';
 import { pagedDocs } from './paged-docs.js';
-import { insertEventsSql } from './postgres-event-store.js';
 import { ensurePrepared, execute, replanIfDue } from './prepared-statements.js';
 import { Semaphore } from './semaphore.js';
 import { lit, row, runBatch } from './sql-batch.js';
 import { type PrefetchedTrips, trackTransaction } from './track-transaction.js';
 
-/** Connections of the pool that track transactions may hold at once (see `trackSlots`). */
-export const TRACK_TRANSACTION_SLOTS = 8;
+/**
+ * Connections of the pool that track transactions may hold at once (see `trackSlots`). A slot is
+ * held across compute and the event loop's waits for both replies, which under load last far longer
+ * than PostgreSQL works on the track: 8 slots capped a busy process's tracks below what its CPU allowed.
+ */
+export const TRACK_TRANSACTION_SLOTS = 16;
 
 export class PostgresUserStore implements UserStore {
   /** Advisory locks on the identity and `FOR UPDATE` reads, in the track's transaction. */
@@ -79,7 +83,10 @@ export class PostgresUserStore implements UserStore {
     return this.trackSlots.run(() => this.trackTransaction(tenant, identity, compute));
   }
 
-  /** Two round trips: BEGIN with the locks and every read, then the writes with COMMIT. */
+  /**
+   * Two round trips of one statement each (besides BEGIN and COMMIT): the locks and every read, then
+   * every write. Statements prepared once per connection (prepared-statements.ts).
+   */
   private async trackTransaction<T>(
     tenant: Tenant,
     identity: TrackIdentity,
@@ -88,27 +95,34 @@ export class PostgresUserStore implements UserStore {
     const c = await this.pool.connect();
     try {
       const scope = `${tenant.projectId}|${tenant.live}`;
-      const locks = [`${scope}|d|${identity.deviceId}`];
-      if (identity.userId !== null) locks.push(`${scope}|u|${identity.userId}`);
+      const userLock = identity.userId !== null ? lit(`${scope}|u|${identity.userId}`) : 'NULL';
       await ensurePrepared(c);
       const [p, l, d, u] = [lit(tenant.projectId), lit(tenant.live), lit(identity.deviceId), lit(identity.userId)];
       const results = await runBatch(c, [
         ...replanIfDue(c),
         'BEGIN',
-        // Generic plans (the statements are written for them): no planning on each EXECUTE.
-        'SET LOCAL plan_cache_mode = force_generic_plan',
-        // Locks first, in statements of their own: each later statement reads after they are held.
-        ...locks.map((k) => execute('wb_xact_lock', [lit(k)])),
-        ...(identity.userId !== null ? [execute('wb_track_candidate_user_id', [p, l, u])] : []),
-        execute('wb_track_candidate_device', [p, l, d, u]),
+        execute('wb_track_begin', [lit(`${scope}|d|${identity.deviceId}`), userLock]),
         execute('wb_track_read', [p, l, d, u]),
       ]);
-      const [byDevice, read] = results.slice(-2) as [Array<{ doc: User }>, TrackReadRow[]];
-      const byUser = identity.userId !== null ? (results.at(-3) as Array<{ doc: User }>) : [];
-      const found: TrackCandidates = { byUserId: byUser[0]?.doc ?? null, byDeviceId: byDevice[0]?.doc ?? null };
-      const activeTrips = prefetchedTrips(identity, read);
+      const read = results.at(-1) as TrackReadRow[];
+      const found: TrackCandidates = { byUserId: null, byDeviceId: null };
+      const activeTrips: PrefetchedTrips = {
+        userPks: new Set(),
+        userIds: new Set(),
+        deviceId: identity.deviceId,
+        rows: [],
+      };
+      if (identity.userId !== null) activeTrips.userIds.add(identity.userId);
+      for (const r of read) {
+        if (r.k === 't') activeTrips.rows.push(r as PrefetchedTrips['rows'][number]);
+        else if (r.k === 'r') {
+          activeTrips.userPks.add(r.user_pk as string);
+          if (r.user_id !== null) activeTrips.userIds.add(r.user_id);
+        } else if (r.k === 'u') found.byUserId = r.doc as User;
+        else found.byDeviceId = r.doc as User;
+      }
       const { user, events, result } = await trackTransaction.run({ client: c, activeTrips }, () => compute(found));
-      await runBatch(c, [...userRowsSql(user, true), ...insertEventsSql(events), 'COMMIT']);
+      await runBatch(c, [trackWriteSql(user, events), 'COMMIT']);
       return result;
     } catch (err) {
       await c.query('ROLLBACK').catch(() => {});
@@ -168,25 +182,16 @@ export async function saveUserRows(c: pg.PoolClient, user: User): Promise<void> 
   await runBatch(c, userRowsSql(user));
 }
 
-/**
- * The statements that write the user row and replace its memberships; `prepared` on a connection
- * `ensurePrepared` has seen (the track's), plain SQL elsewhere.
- */
-function userRowsSql(user: User, prepared = false): string[] {
-  const point = user.location ? lit(`SRID=4326;POINT(${user.location[0]} ${user.location[1]})`) : 'NULL';
+/** The statements that write the user row and replace its memberships. */
+function userRowsSql(user: User): string[] {
   const values = [user.id, user.projectId, user.live, user.userId, user.deviceId, user.createdAt, user.updatedAt];
-  const out = prepared
-    ? [
-        execute('wb_user_upsert', [...values.map(lit), point, lit(user)]),
-        execute('wb_user_geofences_clear', [lit(user.id)]),
-      ]
-    : [
-        `INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, location, doc)
-     VALUES (${values.map(lit).join(', ')}, ${user.location ? `${point}::geography` : 'NULL'}, ${lit(user)})
+  const out = [
+    `INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, location, doc)
+     VALUES (${values.map(lit).join(', ')}, ${user.location ? `${pointLiteral(user)}::geography` : 'NULL'}, ${lit(user)})
      ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, device_id = excluded.device_id,
        updated_at = excluded.updated_at, location = excluded.location, doc = excluded.doc`,
-        `DELETE FROM user_geofences WHERE user_pk = ${lit(user.id)}`,
-      ];
+    `DELETE FROM user_geofences WHERE user_pk = ${lit(user.id)}`,
+  ];
   if (user.geofences.length > 0) {
     const rows = user.geofences.map((m) => row([user.projectId, user.live, m.geofenceId, user.id, user.updatedAt]));
     out.push(
@@ -196,25 +201,35 @@ function userRowsSql(user: User, prepared = false): string[] {
   return out;
 }
 
-/** A row of `wb_track_read`: a reachable user (null doc) or a trip. */
-type TrackReadRow = Omit<PrefetchedTrips['rows'][number], 'doc'> & { doc: Trip | null };
+/** A row of `wb_track_read`: a candidate (k 'u' by userId, 'd' by deviceId), a reachable user ('r'), a trip ('t'). */
+interface TrackReadRow {
+  k: 'u' | 'd' | 'r' | 't';
+  doc: User | Trip | null;
+  user_pk: string | null;
+  user_id: string | null;
+  device_id: string | null;
+  created_at: number | null;
+}
 
-/**
- * What `wb_track_read` returned, split: rows with a null doc are the users the identity reaches
- * (`_id`, app userId), the others the active trips any of them, or a new user with these ids, could
- * own (a superset of what `TripStore.activeFor` looks at during the track).
- */
-function prefetchedTrips(identity: TrackIdentity, read: TrackReadRow[]): PrefetchedTrips {
-  const out: PrefetchedTrips = { userPks: new Set(), userIds: new Set(), deviceId: identity.deviceId, rows: [] };
-  if (identity.userId !== null) out.userIds.add(identity.userId);
-  for (const r of read) {
-    if (r.doc !== null) out.rows.push(r as PrefetchedTrips['rows'][number]);
-    else {
-      out.userPks.add(r.user_pk as string);
-      if (r.user_id !== null) out.userIds.add(r.user_id);
-    }
-  }
-  return out;
+/** The track's writes (`wb_track_write`): the user with its memberships, and its events. */
+function trackWriteSql(user: User, events: readonly LocationEvent[]): string {
+  return execute('wb_track_write', [
+    lit(user.id),
+    lit(user.projectId),
+    lit(user.live),
+    lit(user.userId),
+    lit(user.deviceId),
+    lit(user.createdAt),
+    lit(user.updatedAt),
+    pointLiteral(user),
+    lit(user),
+    lit(events),
+  ]);
+}
+
+/** The user's location as an EWKT literal, or NULL. */
+function pointLiteral(user: User): string {
+  return user.location ? lit(`SRID=4326;POINT(${user.location[0]} ${user.location[1]})`) : 'NULL';
 }
 
 async function readCandidates(

@@ -8,44 +8,73 @@ import type pg from 'pg';
  * trip and plans once per connection (or reuses a generic plan).
  */
 const STATEMENTS = {
-  // Candidates, newest first, locked: by userId; by deviceId only when no user has the userId (a
-  // null userId: always), so a track never locks a second user's row (two tracks doing so crosswise
-  // would deadlock). Both are one probe of an index that ends in updated_at (migration 4).
-  wb_track_candidate_user_id: `(text, boolean, text) AS
-    SELECT doc FROM users WHERE project_id = $1 AND live = $2 AND user_id = $3
-    ORDER BY updated_at DESC LIMIT 1 FOR UPDATE`,
-  wb_track_candidate_device: `(text, boolean, text, text) AS
-    SELECT doc FROM users WHERE project_id = $1 AND live = $2 AND device_id = $3
-      AND NOT EXISTS (SELECT 1 FROM users WHERE project_id = $1 AND live = $2 AND user_id = $4)
-    ORDER BY updated_at DESC LIMIT 1 FOR UPDATE`,
-  // The users the identity reaches (rows with a null doc: `_id` as user_pk, and user_id), then the
-  // active trips any of them, or a new user with these ids, could own: their own trips by index one
-  // user at a time (LATERAL; OFFSET 0 keeps the planner from flattening it), trips waiting for this
-  // device, and trips waiting for one of the reachable (or given) userIds (few: trips created for a
-  // user not tracked yet). Params: project, live, deviceId, userId (null matches nothing).
+  // The track's session setting and its locks on the identity (device, then user: a fixed order, so
+  // two tracks never wait on each other crosswise), in one statement of their own: every later
+  // statement reads after they are held. A null userId takes no lock (the function is strict).
+  wb_track_begin: `(text, text) AS
+    SELECT set_config('plan_cache_mode', 'force_generic_plan', true),
+      pg_advisory_xact_lock(hashtextextended($1, 0)), pg_advisory_xact_lock(hashtextextended($2, 0))`,
+  // Every read of a track, in one statement; rows are told apart by k.
+  // 'u', 'd': the candidates, newest first, locked: by userId; by deviceId only when no user has the
+  //   userId (a null userId: always), so a track never locks a second user's row (two tracks doing
+  //   so crosswise would deadlock). Each is one probe of an index ending in updated_at (migration 4).
+  // 'r': the users the identity reaches (`_id` as user_pk, and user_id).
+  // 't': the active trips any of them, or a new user with these ids, could own: their own trips by
+  //   index one user at a time (LATERAL; OFFSET 0 keeps the planner from flattening it), trips
+  //   waiting for this device, and trips waiting for one of the reachable (or given) userIds (few:
+  //   trips created for a user not tracked yet).
+  // Params: project, live, deviceId, userId (null matches nothing).
   wb_track_read: `(text, boolean, text, text) AS
-    WITH reachable AS MATERIALIZED (
+    WITH by_user AS MATERIALIZED (
+      SELECT doc FROM users WHERE project_id = $1 AND live = $2 AND user_id = $4
+      ORDER BY updated_at DESC LIMIT 1 FOR UPDATE),
+    by_device AS MATERIALIZED (
+      SELECT doc FROM users WHERE project_id = $1 AND live = $2 AND device_id = $3
+        AND NOT EXISTS (SELECT 1 FROM by_user)
+      ORDER BY updated_at DESC LIMIT 1 FOR UPDATE),
+    reachable AS MATERIALIZED (
       SELECT id, user_id FROM users WHERE project_id = $1 AND live = $2 AND device_id = $3
       UNION SELECT id, user_id FROM users WHERE project_id = $1 AND live = $2 AND user_id = $4)
-    SELECT NULL::jsonb AS doc, id AS user_pk, user_id, NULL::text AS device_id, NULL::bigint AS created_at
-    FROM reachable
+    SELECT 'u' AS k, doc, NULL::text AS user_pk, NULL::text AS user_id, NULL::text AS device_id,
+      NULL::bigint AS created_at FROM by_user
     UNION ALL
-    SELECT t.doc, t.user_pk, t.user_id, t.device_id, t.created_at FROM reachable r,
+    SELECT 'd', doc, NULL, NULL, NULL, NULL FROM by_device
+    UNION ALL
+    SELECT 'r', NULL, id, user_id, NULL, NULL FROM reachable
+    UNION ALL
+    SELECT 't', t.doc, t.user_pk, t.user_id, t.device_id, t.created_at FROM reachable r,
       LATERAL (SELECT * FROM trips WHERE project_id = $1 AND live = $2 AND active AND user_pk = r.id OFFSET 0) t
     UNION ALL
-    SELECT doc, user_pk, user_id, device_id, created_at FROM trips
+    SELECT 't', doc, user_pk, user_id, device_id, created_at FROM trips
     WHERE project_id = $1 AND live = $2 AND active AND user_pk IS NULL AND user_id IS NULL AND device_id = $3
     UNION ALL
-    SELECT doc, user_pk, user_id, device_id, created_at FROM trips
+    SELECT 't', doc, user_pk, user_id, device_id, created_at FROM trips
     WHERE project_id = $1 AND live = $2 AND active AND user_pk IS NULL
       AND user_id IN (SELECT user_id FROM reachable UNION SELECT $4)`,
-  wb_xact_lock: '(text) AS SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
-  wb_user_upsert: `(text, text, boolean, text, text, bigint, bigint, geography, jsonb) AS
-    INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, location, doc)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-    ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, device_id = excluded.device_id,
-      updated_at = excluded.updated_at, location = excluded.location, doc = excluded.doc`,
-  wb_user_geofences_clear: '(text) AS DELETE FROM user_geofences WHERE user_pk = $1',
+  // Every write of a track, in one statement: the user row; its memberships (those it left deleted,
+  // the others inserted or given the user's new updated_at; the two sets are disjoint, so the order
+  // in which PostgreSQL runs the parts does not matter); its events. Memberships come from the
+  // user's document and events from one JSON array, so the API quotes each document once.
+  // Params: id, project, live, userId, deviceId, createdAt, updatedAt, location, user doc, events.
+  wb_track_write: `(text, text, boolean, text, text, bigint, bigint, geography, jsonb, jsonb) AS
+    WITH upsert AS (
+      INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, location, doc)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+      ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, device_id = excluded.device_id,
+        updated_at = excluded.updated_at, location = excluded.location, doc = excluded.doc),
+    memberships AS (SELECT DISTINCT m->>'geofenceId' AS geofence_id FROM jsonb_array_elements($9->'geofences') m),
+    left_fences AS (
+      DELETE FROM user_geofences WHERE user_pk = $1
+        AND geofence_id <> ALL (ARRAY(SELECT geofence_id FROM memberships))),
+    kept AS (
+      INSERT INTO user_geofences (project_id, live, geofence_id, user_pk, updated_at)
+      SELECT $2, $3, geofence_id, $1, $7 FROM memberships
+      ON CONFLICT (geofence_id, user_pk) DO UPDATE SET project_id = excluded.project_id, live = excluded.live,
+        updated_at = excluded.updated_at)
+    INSERT INTO events (id, project_id, live, type, user_pk, user_id, created_at, doc)
+    SELECT e->>'id', e->>'projectId', (e->>'live')::boolean, e->>'type', e->'user'->>'id', e->'user'->>'userId',
+      (e->>'createdAt')::bigint, e
+    FROM jsonb_array_elements($10) e`,
 } as const;
 
 export type PreparedName = keyof typeof STATEMENTS;

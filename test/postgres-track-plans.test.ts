@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import type { Tenant } from '../src/domain/tenant.js';
+import { PostgresStore } from '../src/storage/postgres/postgres-store.js';
+import { ensurePrepared, execute } from '../src/storage/postgres/prepared-statements.js';
+import { lit } from '../src/storage/postgres/sql-batch.js';
+import { engineEnv } from './helpers/engine.js';
+
+/**
+ * The track's generic plans are kept per connection until the tables' statistics change, and
+ * without autovacuum they never do: a plan made while the users table was empty must still find a
+ * candidate with one index probe once the tenant has thousands of users (migration 4's indexes),
+ * not walk the tenant's users in updated_at order and filter them.
+ */
+describe('PostgreSQL track plans', { skip: process.env.TEST_STORE !== 'postgres' }, () => {
+  let store: PostgresStore;
+  let client: pg.Client;
+  let cleanup: () => Promise<void>;
+  const tenant: Tenant = { projectId: 'plans', live: false };
+
+  before(async () => {
+    const engine = await engineEnv();
+    store = await PostgresStore.open(engine.env.DATABASE_URL!);
+    client = new pg.Client({ connectionString: engine.env.DATABASE_URL });
+    await client.connect();
+    cleanup = async () => {
+      await client.end();
+      await store.close();
+      await engine.cleanup();
+    };
+  });
+  after(() => cleanup?.());
+
+  it('a generic plan made on an empty users table reads one index entry per candidate later', async () => {
+    await ensurePrepared(client);
+    await client.query('SET plan_cache_mode = force_generic_plan');
+    const args = (deviceId: string, userId: string | null) =>
+      [tenant.projectId, tenant.live, deviceId, userId].map(lit);
+    // Made now, on an empty table, and kept: nothing analyses the table below.
+    await client.query(`BEGIN; ${execute('wb_track_read', args('d-0', 'u-0'))}; COMMIT`);
+    await client.query(
+      `INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, doc)
+       SELECT 'id-' || i, $1, $2, 'u-' || i, 'd-' || i, i, i, '{}' FROM generate_series(1, 3000) i`,
+      [tenant.projectId, tenant.live],
+    );
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN (ANALYZE, COSTS OFF) ${execute('wb_track_read', args('d-1500', 'u-2500'))}`,
+    );
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+    assert.doesNotMatch(plan, /users_page/, plan);
+    assert.doesNotMatch(plan, /Seq Scan on users/, plan);
+    assert.doesNotMatch(plan, /Rows Removed by Filter: \d{2,}/, plan);
+    assert.match(plan, /users_device_id_newest/, plan);
+    assert.match(plan, /users_user_id_newest/, plan);
+  });
+});
