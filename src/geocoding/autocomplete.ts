@@ -1,3 +1,4 @@
+import { NameKind } from '../geodata/name-index.js';
 import { normalizeName } from '../geodata/normalize-name.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import type { GeocodeAddress } from './address.js';
@@ -7,6 +8,7 @@ import { fineAutocomplete } from './fine-autocomplete.js';
 import { addressRegions, placeRegions } from './fine-regions.js';
 import { mergeMatches } from './forward-geocode.js';
 import type { GeocodeLayer } from './layers.js';
+import { localityResult } from './locality-result.js';
 import { bestNameMatches, type EntryScore, MatchWeight } from './name-matches.js';
 import { approxDistanceKm, distanceKm } from './nearest-locality.js';
 import { queryReadings } from './parse-query.js';
@@ -107,6 +109,11 @@ function coarseAutocomplete(
     ),
   );
   return mergeMatches(lists, limit).map((m) => {
+    if (m.kind === NameKind.locality) {
+      const l = pack.localities;
+      const d = near ? Math.round(distanceKm(near[0], near[1], l.lon[m.id]!, l.lat[m.id]!) * 1000) : undefined;
+      return localityResult(pack, m.id, d);
+    }
     const address = entityAddress(pack, m);
     if (near) address.distance = Math.round(distanceKm(near[0], near[1], address.longitude, address.latitude) * 1000);
     return address;

@@ -1,9 +1,10 @@
 import type { GeocodeAddress } from '../../geocoding/address.js';
+import { addressText } from '../../geocoding/address-text.js';
 import { JsonText } from '../define-route.js';
 
 // Autocomplete answers repeat and come back as the same address objects (see `recentCompletions`), which
-// are never changed once made: the JSON of each is kept with it, so a repeated answer is not serialised again.
-const texts = new WeakMap<GeocodeAddress, string>();
+// are never changed once made: the JSON of each is kept with it (`addressText`, or made with the address),
+// so a repeated answer is not serialised again.
 
 /**
  * The response `{"meta":{"code":200},"addresses":[…]}`, byte for byte what serialising it whole gives,
@@ -13,12 +14,7 @@ export function addressesJson(addresses: readonly GeocodeAddress[]): JsonText {
   let body = '{"meta":{"code":200},"addresses":[';
   for (let i = 0; i < addresses.length; i++) {
     const address = addresses[i]!;
-    let text = texts.get(address);
-    if (text === undefined) {
-      text = JSON.stringify(address);
-      texts.set(address, text);
-    }
-    body += (i === 0 ? '' : ',') + text;
+    body += (i === 0 ? '' : ',') + addressText(address);
   }
   return new JsonText(`${body}]}`);
 }
