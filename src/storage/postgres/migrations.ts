@@ -98,4 +98,17 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
         WHERE user_id IS NOT NULL;
     `,
   },
+  {
+    version: 5,
+    name: 'user-geofences-by-user',
+    // Memberships are written per user (every track replaces its user's) and read per fence through
+    // the tenant's page index: keyed by (user_pk, geofence_id), the primary key also serves the
+    // per-user reads and deletes, and a membership costs two index entries instead of three. Fence
+    // deletions name the tenant, so they use the page index.
+    sql: `
+      ALTER TABLE user_geofences DROP CONSTRAINT user_geofences_pkey;
+      ALTER TABLE user_geofences ADD CONSTRAINT user_geofences_pkey PRIMARY KEY (user_pk, geofence_id);
+      DROP INDEX user_geofences_user;
+    `,
+  },
 ];

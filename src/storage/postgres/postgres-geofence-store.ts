@@ -91,7 +91,11 @@ export class PostgresGeofenceStore implements GeofenceStore {
       tenant.live,
     ]);
     if (!res.rowCount) return false;
-    await this.pool.query('DELETE FROM user_geofences WHERE geofence_id = $1', [id]);
+    await this.pool.query('DELETE FROM user_geofences WHERE project_id = $1 AND live = $2 AND geofence_id = $3', [
+      tenant.projectId,
+      tenant.live,
+      id,
+    ]);
     await this.notifier.notify(this.pool, 'geofences', tenant, id);
     return true;
   }
@@ -102,7 +106,12 @@ export class PostgresGeofenceStore implements GeofenceStore {
       [now],
     );
     if (rows.length === 0) return [];
-    await this.pool.query('DELETE FROM user_geofences WHERE geofence_id = ANY($1::text[])', [rows.map((r) => r.id)]);
+    // Through the tenants' page index (memberships are keyed by user).
+    await this.pool.query(
+      `DELETE FROM user_geofences m USING unnest($1::text[], $2::text[], $3::boolean[]) AS g(id, project_id, live)
+       WHERE m.project_id = g.project_id AND m.live = g.live AND m.geofence_id = g.id`,
+      [rows.map((r) => r.id), rows.map((r) => r.project_id), rows.map((r) => r.live)],
+    );
     for (const r of rows)
       await this.notifier.notify(this.pool, 'geofences', { projectId: r.project_id, live: r.live }, r.id);
     return rows.map((r) => ({ tenant: { projectId: r.project_id, live: r.live }, id: r.id }));

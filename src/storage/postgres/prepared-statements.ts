@@ -69,7 +69,7 @@ const STATEMENTS = {
     kept AS (
       INSERT INTO user_geofences (project_id, live, geofence_id, user_pk, updated_at)
       SELECT $2, $3, geofence_id, $1, $7 FROM memberships
-      ON CONFLICT (geofence_id, user_pk) DO UPDATE SET project_id = excluded.project_id, live = excluded.live,
+      ON CONFLICT (user_pk, geofence_id) DO UPDATE SET project_id = excluded.project_id, live = excluded.live,
         updated_at = excluded.updated_at)
     INSERT INTO events (id, project_id, live, type, user_pk, user_id, created_at, doc)
     SELECT e->>'id', e->>'projectId', (e->>'live')::boolean, e->>'type', e->'user'->>'id', e->'user'->>'userId',
