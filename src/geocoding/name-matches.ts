@@ -47,6 +47,8 @@ export type EntryScore = (entry: number, weight: number, byCode: boolean) => num
 // the first ones (in key order) are looked at.
 const TYPO_PREFIX_SCAN = 200;
 const TYPO_MIN_LENGTH = 4;
+// Names matching at least this many keys have their places checked against qualifiers before scoring.
+const EARLY_QUALIFIER_CHECK = 500;
 
 /**
  * The `limit` best-scoring entities whose names match `name` (normalized) by the rules of `opts`, best first,
@@ -63,9 +65,14 @@ export function bestNameMatches(
   const { names } = pack;
   const list = shared;
   list.clear();
-  // With qualifiers (`san, j`), a place in no area they name is dropped before it is scored: a short name
-  // has thousands of places, and most fail (the same verdict per area pair as `passing` gives).
-  const slots = opts.qualifiers.length > 0 ? entryAreaSlots(pack) : undefined;
+  const ranges = keyRanges(names);
+  const [from, to] = ranges.exactRange(name);
+  const [pFrom, pTo] = opts.prefix ? ranges.prefixRange(name) : [from, from];
+  // With qualifiers (`san, j`), a name matching thousands of places drops those in no area the qualifiers
+  // name before they are scored, most of them (the same verdict per area pair as `passing` gives). The
+  // verdicts cost a pass over every area pair: a name with fewer places leaves the check to `pickBest`.
+  const early = opts.qualifiers.length > 0 && Math.max(to - from, pTo - pFrom) >= EARLY_QUALIFIER_CHECK;
+  const slots = early ? entryAreaSlots(pack) : undefined;
   const qualified = slots ? qualifiedSlots(pack, opts.qualifiers, opts.qualifierPrefix === true) : undefined;
   let dropped = 0;
   const add = (entry: number, tierWeight: number) => {
@@ -78,13 +85,8 @@ export function bestNameMatches(
     list.push(entry, score(entry, weight, (flags & NameFlag.code) !== 0));
   };
   const isCode = (e: number) => (names.flags[e]! & NameFlag.code) !== 0;
-  const ranges = keyRanges(names);
-  const [from, to] = ranges.exactRange(name);
   for (let e = from; e < to; e++) add(e, MatchWeight.exact);
-  if (opts.prefix) {
-    const [pFrom, pTo] = ranges.prefixRange(name);
-    for (let e = pFrom; e < pTo; e++) if ((e < from || e >= to) && !isCode(e)) add(e, MatchWeight.prefix);
-  }
+  for (let e = pFrom; e < pTo; e++) if ((e < from || e >= to) && !isCode(e)) add(e, MatchWeight.prefix);
   // Typos are a fallback: a query that already matches enough names as typed is taken as typed.
   if (opts.typos && name.length >= TYPO_MIN_LENGTH && list.length + dropped < limit) {
     // Only the variants that may start a name: the others cannot match and are most of them.
