@@ -5,25 +5,31 @@ import type { RateDecision, RateLimiter, RateRule } from './rate-limiter.js';
 /**
  * The same windows as MemoryRateLimiter (a window opens at a key's first request), checked and
  * counted in one Lua script so several API processes share the limits without races. A refused
- * request consumes nothing. Returns {allowed, rule index (1-based), remaining, resetMs}.
+ * request consumes nothing. All of a key's windows live in one hash (fields s<i>, c<i>: start and
+ * count of rule i), read, written and given its expiry (when its longest window ends) by three
+ * commands whatever the number of rules: a track checks three device windows. Returns {allowed,
+ * rule index (1-based), remaining, resetMs}.
  */
 const SCRIPT = `
 local now = tonumber(ARGV[1])
-local starts, counts = {}, {}
+local n = (#ARGV - 1) / 2
+local names = {}
+for i = 1, n do names[2 * i - 1] = 's' .. i; names[2 * i] = 'c' .. i end
+local v = redis.call('HMGET', KEYS[1], unpack(names))
+local set = {}
 local best_i, best_rem, best_reset = 1, nil, 0
-for i = 1, #KEYS do
+local ttl = 0
+for i = 1, n do
   local w = tonumber(ARGV[2 * i]); local max = tonumber(ARGV[2 * i + 1])
-  local v = redis.call('HMGET', KEYS[i], 's', 'c')
-  local s = tonumber(v[1]); local c = tonumber(v[2])
+  local s = tonumber(v[2 * i - 1]); local c = tonumber(v[2 * i])
   if (not s) or now - s >= w then s = now; c = 0 end
-  starts[i] = s; counts[i] = c
   if max - c <= 0 then return {0, i, 0, s + w - now} end
   if best_rem == nil or max - c - 1 < best_rem then best_rem = max - c - 1; best_i = i; best_reset = s + w - now end
+  if s + w - now > ttl then ttl = s + w - now end
+  set[4 * i - 3] = 's' .. i; set[4 * i - 2] = s; set[4 * i - 1] = 'c' .. i; set[4 * i] = c + 1
 end
-for i = 1, #KEYS do
-  redis.call('HSET', KEYS[i], 's', starts[i], 'c', counts[i] + 1)
-  redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[2 * i]))
-end
+redis.call('HSET', KEYS[1], unpack(set))
+redis.call('PEXPIRE', KEYS[1], ttl)
 return {1, best_i, best_rem, best_reset}
 `;
 
@@ -32,7 +38,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   constructor(
     url: string,
-    private readonly prefix = 'whereabouts:rl:',
+    private readonly prefix = 'whereabouts:rl2:',
   ) {
     // While Redis is unreachable a command waits for one reconnection attempt, then fails: requests
     // get a quick 503 instead of hanging (see `consume`).
@@ -48,13 +54,13 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async consume(key: string, rules: readonly RateRule[], now: number): Promise<RateDecision> {
-    const keys = rules.map((_, i) => `${this.prefix}${key}:${i}`);
-    const args = [now, ...rules.flatMap((r) => [r.windowMs, r.max])];
+    const args: Array<string | number> = [`${this.prefix}${key}`, now];
+    for (const r of rules) args.push(r.windowMs, r.max);
     const run = (this.redis as unknown as { consumeRate(n: number, ...a: Array<string | number>): Promise<number[]> })
       .consumeRate;
     let reply: number[];
     try {
-      reply = await run.call(this.redis, keys.length, ...keys, ...args);
+      reply = await run.call(this.redis, 1, ...args);
     } catch (err) {
       // Fail closed: without the shared counters no process can tell whether a limit is reached.
       throw new ApiError(

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, describe, it } from 'node:test';
+import { MemoryRateLimiter } from '../src/ratelimit/memory-rate-limiter.js';
+import type { RateRule } from '../src/ratelimit/rate-limiter.js';
+import { RedisRateLimiter } from '../src/ratelimit/redis-rate-limiter.js';
+
+/**
+ * The Redis limiter (every window of a key in one hash, one script call) decides exactly as the
+ * in-memory one, request by request. Runs where a Redis is given (TEST_REDIS_URL: the PostgreSQL run).
+ */
+describe('Redis rate limiter', { skip: !process.env.TEST_REDIS_URL }, () => {
+  const redis = new RedisRateLimiter(
+    process.env.TEST_REDIS_URL ?? '',
+    `whereabouts:test:${randomBytes(4).toString('hex')}:`,
+  );
+  const memory = new MemoryRateLimiter();
+  after(async () => {
+    await redis.close();
+    await memory.close();
+  });
+
+  it('decides as MemoryRateLimiter on a sequence that fills and reopens each of three windows', async () => {
+    const rules: RateRule[] = [
+      { windowMs: 1000, max: 2, label: 'second' },
+      { windowMs: 10_000, max: 5, label: 'ten seconds' },
+      { windowMs: 60_000, max: 8, label: 'minute' },
+    ];
+    let now = 1_000_000;
+    for (let i = 0; i < 60; i++) {
+      now += [0, 150, 400, 1000][i % 4]!;
+      for (const key of ['a', 'b']) {
+        const want = memory.consume(key, rules, now);
+        const got = await redis.consume(key, rules, now);
+        assert.deepEqual(
+          { ...got, rule: got.rule.label },
+          { ...want, rule: want.rule.label },
+          `request ${i} of ${key} at ${now}`,
+        );
+      }
+    }
+  });
+});
