@@ -1,6 +1,7 @@
 import type { Position } from '../../geo/types.js';
 import type { Clock } from '../clock.js';
 import { type Geofence, isGeofenceEnabled, isGeofenceLive } from '../geofences/geofence.js';
+import type { GeofenceIndex } from '../geofences/geofence-index.js';
 import { containsPoint } from '../geofences/prepared-geofence.js';
 import type { Place } from '../places/place.js';
 import type { PlaceService } from '../places/place-service.js';
@@ -39,8 +40,19 @@ export class ContextService {
    * limit events, not lookups, so restricted fences are listed too. Regions need no feature switch:
    * context is stateless and anonymous.
    */
-  async at(tenant: Tenant, location: Position, opts: { places?: boolean } = {}): Promise<LocationContext> {
-    const index = await this.indexes.get(tenant);
+  at(tenant: Tenant, location: Position, opts: { places?: boolean } = {}): LocationContext | Promise<LocationContext> {
+    // No promise while the tenant's index is loaded and Places is off: most calls answer at once.
+    const index = this.indexes.get(tenant);
+    if (index instanceof Promise) return index.then((i) => this.#at(i, tenant, location, opts));
+    return this.#at(index, tenant, location, opts);
+  }
+
+  #at(
+    index: GeofenceIndex,
+    tenant: Tenant,
+    location: Position,
+    opts: { places?: boolean },
+  ): LocationContext | Promise<LocationContext> {
     const now = this.clock.now();
     const [lon, lat] = location;
     const geofences: Geofence[] = [];
@@ -51,11 +63,15 @@ export class ContextService {
     if (geofences.length > 1) geofences.sort(byId);
     const out: LocationContext = { geofences, regions: this.regions?.at(location) ?? {} };
     // Like track's user.place, with the fix taken as exact (context has no accuracy).
-    if (opts.places && this.places?.places.available()) {
-      const settings = await this.places.settings.get(tenant);
-      const best = this.places.places.candidatesAt(location, 0, settings)[0];
-      if (best) out.place = best.place;
-    }
+    if (opts.places && this.places?.places.available()) return this.#withPlace(tenant, location, out);
+    return out;
+  }
+
+  async #withPlace(tenant: Tenant, location: Position, out: LocationContext): Promise<LocationContext> {
+    const places = this.places!;
+    const settings = await places.settings.get(tenant);
+    const best = places.places.candidatesAt(location, 0, settings)[0];
+    if (best) out.place = best.place;
     return out;
   }
 }

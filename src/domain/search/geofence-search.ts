@@ -1,6 +1,7 @@
 import type { Position } from '../../geo/types.js';
 import type { Clock } from '../clock.js';
 import { type Geofence, isGeofenceEnabled, isGeofenceLive } from '../geofences/geofence.js';
+import type { GeofenceIndex } from '../geofences/geofence-index.js';
 import type { PreparedGeofence } from '../geofences/prepared-geofence.js';
 import type { Metadata } from '../metadata.js';
 import type { Tenant } from '../tenant.js';
@@ -35,17 +36,29 @@ export class GeofenceSearch {
    * nearest first. Only fences that generate events now are returned (enabled, not past disableAfter
    * or deleteAfter): clients sync these to monitor them on the device.
    */
-  async near(tenant: Tenant, q: GeofenceSearchQuery): Promise<GeofenceHit[]> {
-    const index = await this.indexes.get(tenant);
+  near(tenant: Tenant, q: GeofenceSearchQuery): GeofenceHit[] | Promise<GeofenceHit[]> {
+    // No promise while the tenant's index is loaded: most searches answer at once.
+    const index = this.indexes.get(tenant);
+    return index instanceof Promise ? index.then((i) => this.#near(i, q)) : this.#near(index, q);
+  }
+
+  #near(index: GeofenceIndex, q: GeofenceSearchQuery): GeofenceHit[] {
     const now = this.clock.now();
     const tags = q.tags && q.tags.length > 0 ? new Set(q.tags) : null;
-    const filter = ({ geofence: g }: PreparedGeofence) =>
-      isGeofenceLive(g, now) &&
-      isGeofenceEnabled(g, now) &&
-      (tags === null || (g.tag !== null && tags.has(g.tag))) &&
-      matchesMetadata(g.metadata, q.metadata);
+    // A method, not a named arrow: tsx's keepNames would wrap a named closure with a defineProperty per call.
+    const opts = {
+      limit: q.limit,
+      filter({ geofence: g }: PreparedGeofence): boolean {
+        return (
+          isGeofenceLive(g, now) &&
+          isGeofenceEnabled(g, now) &&
+          (tags === null || (g.tag !== null && tags.has(g.tag))) &&
+          matchesMetadata(g.metadata, q.metadata)
+        );
+      },
+    };
     return index
-      .near(q.near[0], q.near[1], q.radiusMeters, { limit: q.limit, filter })
+      .near(q.near[0], q.near[1], q.radiusMeters, opts)
       .map((hit) => ({ geofence: hit.geofence.geofence, distanceMeters: hit.distanceMeters }));
   }
 }

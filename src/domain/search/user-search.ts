@@ -51,13 +51,13 @@ export class UserSearch {
   async near(tenant: Tenant, q: UserSearchQuery): Promise<UserHit[]> {
     if (this.users.near) return this.nearInStore(tenant, q, this.users.near.bind(this.users));
     const index = await this.locations.get(tenant);
-    const keep = (m: Metadata | null) => matchesMetadata(m, q.metadata);
     const hits: Array<{ user: User; distanceMeters: number; order: number }> = [];
     const checked = new Set<string>();
     let removed = 0;
     // Batches of the nearest `limit` candidates not checked yet (users found deleted leave the index).
     for (let want = q.limit; hits.length < q.limit; want = checked.size - removed + q.limit) {
-      const candidates = index.nearest(q.near, q.radiusMeters, want, keep);
+      // Inline, not a named arrow: tsx's keepNames would wrap a named closure with a defineProperty per call.
+      const candidates = index.nearest(q.near, q.radiusMeters, want, (m) => matchesMetadata(m, q.metadata));
       const batch = candidates.filter((c) => !checked.has(c.id));
       if (batch.length === 0) break;
       for (const c of batch) checked.add(c.id);

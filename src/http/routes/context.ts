@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { LocationContext } from '../../domain/context/context-service.js';
 import { placeSnapshot } from '../../domain/places/place.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute, JsonText } from '../define-route.js';
@@ -8,6 +9,17 @@ import { GeofenceJson } from '../presenters/geofence-json.js';
 export function contextRoutes(app: FastifyInstance, { services, clock }: AppDeps): void {
   // The fences are sent as the kept text of each: printing a fence costs more than finding it.
   const fenceJson = new GeofenceJson({ geometry: false });
+  const body = (found: LocationContext, live: boolean): JsonText => {
+    // The same text twice: built once, with the fences as their kept JSON.
+    const fields = JSON.stringify(
+      found.place ? { place: placeSnapshot(found.place), ...found.regions } : found.regions,
+    );
+    const more = fields === '{}' ? '' : `,${fields.slice(1, -1)}`;
+    const geofences = fenceJson.list(found.geofences, clock.now());
+    const context = `{"live":${live},"geofences":${geofences}${more}}`;
+    // Mobile SDKs read `context`; radar-sdk-js 5.x reads the same fields at the top level.
+    return new JsonText(`{"meta":{"code":200},"context":${context},${context.slice(1)}`);
+  };
   defineRoute(
     app,
     {
@@ -18,19 +30,12 @@ export function contextRoutes(app: FastifyInstance, { services, clock }: AppDeps
       summary: 'Context for coordinates (stateless, anonymous)',
       query: { coordinates: latLng().required() },
     },
-    async ({ query, tenant, req }) => {
-      const found = await services.context.at(tenant, query.coordinates, {
+    // Not async: a context found at once (index loaded, no place to look up) then costs no promise.
+    ({ query, tenant, req }) => {
+      const found = services.context.at(tenant, query.coordinates, {
         places: req.auth!.project.features.places,
       });
-      // The same text twice: built once, with the fences as their kept JSON.
-      const fields = JSON.stringify(
-        found.place ? { place: placeSnapshot(found.place), ...found.regions } : found.regions,
-      );
-      const more = fields === '{}' ? '' : `,${fields.slice(1, -1)}`;
-      const geofences = fenceJson.list(found.geofences, clock.now());
-      const context = `{"live":${tenant.live},"geofences":${geofences}${more}}`;
-      // Mobile SDKs read `context`; radar-sdk-js 5.x reads the same fields at the top level.
-      return new JsonText(`{"meta":{"code":200},"context":${context},${context.slice(1)}`);
+      return found instanceof Promise ? found.then((f) => body(f, tenant.live)) : body(found, tenant.live);
     },
   );
 }

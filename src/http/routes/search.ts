@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { invalidParam } from '../../domain/errors.js';
+import type { GeofenceHit } from '../../domain/search/geofence-search.js';
 import { maxTravelMeters } from '../../domain/search/travel-speed.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute, JsonText } from '../define-route.js';
@@ -19,6 +20,13 @@ export function searchRoutes(app: FastifyInstance, { services, clock }: AppDeps)
   const fenceJson = new GeofenceJson({ geometry: false });
   const fenceJsonWithGeometry = new GeofenceJson({ geometry: true }, 20_000);
 
+  const fencesBody = (hits: GeofenceHit[], json: GeofenceJson): JsonText => {
+    const now = clock.now();
+    let body = '{"meta":{"code":200},"geofences":[';
+    for (let i = 0; i < hits.length; i++) body += (i === 0 ? '' : ',') + json.of(hits[i]!.geofence, now);
+    return new JsonText(`${body}]}`);
+  };
+
   defineRoute(
     app,
     {
@@ -36,8 +44,9 @@ export function searchRoutes(app: FastifyInstance, { services, clock }: AppDeps)
         includeGeometry: bool().default(true),
       },
     },
-    async ({ query, tenant }) => {
-      const hits = await services.geofenceSearch.near(tenant, {
+    // Not async: a search of a loaded index then costs no promise.
+    ({ query, tenant }) => {
+      const hits = services.geofenceSearch.near(tenant, {
         near: query.near,
         radiusMeters: query.radius,
         tags: query.tags,
@@ -45,10 +54,7 @@ export function searchRoutes(app: FastifyInstance, { services, clock }: AppDeps)
         limit: query.limit,
       });
       const json = query.includeGeometry ? fenceJsonWithGeometry : fenceJson;
-      const now = clock.now();
-      let body = '{"meta":{"code":200},"geofences":[';
-      for (let i = 0; i < hits.length; i++) body += (i === 0 ? '' : ',') + json.of(hits[i]!.geofence, now);
-      return new JsonText(`${body}]}`);
+      return hits instanceof Promise ? hits.then((h) => fencesBody(h, json)) : fencesBody(hits, json);
     },
   );
 
