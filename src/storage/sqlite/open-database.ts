@@ -22,6 +22,10 @@ export function openDatabase(file: string, writer: string = randomUUID()): Sqlit
   // 64 MiB of page cache instead of SQLite's 2 MiB: the index pages a track touches (users, events,
   // memberships) then stay in the process instead of being read back from the OS on every write.
   db.pragma('cache_size = -65536');
+  // A connection drops its page cache whenever another one commits (the writer thread, every few
+  // milliseconds under load): mapped, the database file's pages are read from the OS's cache without
+  // a system call each.
+  db.pragma('mmap_size = 1073741824');
   migrate(db);
   return db;
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Statement } from 'better-sqlite3';
 import type { Store, StoreChange } from '../store.js';
+import { BackgroundCheckpoints } from './background-checkpoints.js';
 import { GroupCommit } from './group-commit.js';
 import { openDatabase, type SqliteDb, writerOf } from './open-database.js';
 import { statement } from './paged-query.js';
@@ -42,6 +43,7 @@ export class SqliteStore implements Store {
   constructor(
     readonly db: SqliteDb,
     writer?: WriterThread,
+    private readonly checkpoints?: BackgroundCheckpoints,
   ) {
     this.writes = writer ?? new GroupCommit(db);
     this.projects = new SqliteProjectStore(db);
@@ -55,17 +57,18 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Opens `<dataDir>/whereabouts.db`. A server passes `writerThread`: tracks are then committed, and
-   * the WAL copied into the database file, from a worker thread with its own connection, and commits on
-   * the event loop checkpoint themselves only when the WAL has grown past 4,000 pages anyway
-   * (short-lived CLI commands keep SQLite's default and write on their own thread).
+   * Opens `<dataDir>/whereabouts.db`. A server passes `writerThread`: tracks, trips, geofence upserts
+   * and usage counts are then committed from a worker thread with its own connection, another one
+   * copies the WAL into the database file, and commits checkpoint themselves only when the WAL has
+   * grown past 4,000 pages anyway (short-lived CLI commands keep SQLite's default and write on their
+   * own thread).
    */
   static open(dataDir: string, opts: { writerThread?: boolean } = {}): SqliteStore {
     const file = path.join(dataDir, 'whereabouts.db');
     const db = openDatabase(file);
     if (!opts.writerThread) return new SqliteStore(db);
     db.pragma('wal_autocheckpoint = 4000');
-    return new SqliteStore(db, new WriterThread(file, writerOf(db)));
+    return new SqliteStore(db, new WriterThread(file, writerOf(db)), new BackgroundCheckpoints(file));
   }
 
   async ping(): Promise<void> {
@@ -124,6 +127,7 @@ export class SqliteStore implements Store {
     // Writes still queued land before the file closes.
     if (this.writes instanceof GroupCommit) this.writes.flushNow();
     else await this.writes.close();
+    await this.checkpoints?.close();
     this.db.close();
   }
 }

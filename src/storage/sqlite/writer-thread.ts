@@ -3,13 +3,11 @@ import { Worker } from 'node:worker_threads';
 import { COMMIT_LOG_INSERT, COMMIT_LOG_KEEP_MS, COMMIT_LOG_PRUNE } from './open-database.js';
 import type { OpsCommitter, WriteOp } from './write-ops.js';
 
-/** How often the thread copies the WAL's new pages into the database file, between its commits. */
-const CHECKPOINT_INTERVAL_MS = 100;
-
 // Plain CommonJS, so the worker needs no TypeScript loader. Units that arrive while a transaction
 // runs wait in the port and are committed together next turn (group commit, as GroupCommit does on
 // the event loop). A unit that throws is undone alone: the batch is redone with a savepoint per
-// unit. PASSIVE checkpoints never wait for readers; they copy what is committed.
+// unit. Checkpoints are another thread's (BackgroundCheckpoints): here they stopped every commit
+// for the 10-20 ms each took.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
@@ -17,6 +15,7 @@ const db = new Database(workerData.file);
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
 db.pragma('cache_size = -65536');
+db.pragma('mmap_size = 1073741824');
 db.pragma('wal_autocheckpoint = 4000');
 const statements = new Map();
 const statement = (sql) => {
@@ -75,13 +74,9 @@ const flush = () => {
   const failedIds = new Set(failed.map((f) => f[0]));
   parentPort.postMessage({ ok: units.filter((u) => !failedIds.has(u.id)).map((u) => u.id), failed });
 };
-const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
-const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on('message', (m) => {
   if (m.type === 'close') {
-    clearInterval(timer);
     flush();
-    checkpoint();
     db.close();
     parentPort.postMessage({ closed: true });
     return;
@@ -103,8 +98,8 @@ interface Reply {
 
 /**
  * The store's write connection on a thread of its own. The event loop hands it each write as data
- * (`WriteOp`s) and awaits the commit; the B-tree work, the commit and the WAL checkpoints then run
- * beside the requests instead of between them (a track spent about a quarter of its event-loop time
+ * (`WriteOp`s) and awaits the commit; the B-tree work and the commit then run beside the requests
+ * instead of between them (a track spent about a quarter of its event-loop time
  * writing, 2026-11-22 profile). Writes keep their order: one user's next track waits for its lock,
  * which is held until this commit resolves. Commits are logged under the event loop's writer name,
  * so they do not read as another process's.
@@ -138,7 +133,7 @@ export class WriterThread implements OpsCommitter {
     });
   }
 
-  /** Commits what is queued, checkpoints, and ends the thread. */
+  /** Commits what is queued and ends the thread. */
   close(): Promise<void> {
     this.closing ??= new Promise<void>((resolve) => {
       this.post();
@@ -158,7 +153,6 @@ export class WriterThread implements OpsCommitter {
         file: this.file,
         driver: createRequire(import.meta.url).resolve('better-sqlite3'),
         writer: this.writer,
-        intervalMs: CHECKPOINT_INTERVAL_MS,
         logInsert: COMMIT_LOG_INSERT,
         logPrune: COMMIT_LOG_PRUNE,
         keepMs: COMMIT_LOG_KEEP_MS,
