@@ -13,7 +13,7 @@ const DELETE_MEMBERSHIPS = 'DELETE FROM user_geofences WHERE project_id = ? AND 
 export class SqliteGeofenceStore implements GeofenceStore {
   constructor(
     private readonly db: SqliteDb,
-    /** The tracks' committer: a server's writer thread, else a group commit on this thread. */
+    /** A group commit on this thread (see SqliteStore). */
     private readonly commits: OpsCommitter,
   ) {}
 
