@@ -1,5 +1,3 @@
-import { PrefixFilter } from './prefix-filter.js';
-
 /** What an entry of the {@link NameIndex} points at; `id` is the row in that table of the pack. */
 export const NameKind = {
   locality: 0,
@@ -39,27 +37,12 @@ export class NameIndex {
   readonly kinds: Uint8Array;
   readonly ids: Uint32Array;
   readonly flags: Uint8Array;
-  private filter: PrefixFilter | undefined;
 
   private constructor({ keys, kinds, ids, flags }: NameIndexData) {
     this.keys = keys;
     this.kinds = kinds;
     this.ids = ids;
     this.flags = flags;
-  }
-
-  /** Builds the prefix filter now (tens of ms) rather than on the first lookup; see `prepareGeocoding`. */
-  prepare(): void {
-    this.prefixFilter();
-  }
-
-  /**
-   * A Bloom filter over every prefix of every key (built on first use, about 4 MiB): tells in nanoseconds
-   * that no key starts with a string, which is the answer for most typo variants of a query.
-   */
-  prefixFilter(): PrefixFilter {
-    this.filter ??= new PrefixFilter(this.keys);
-    return this.filter;
   }
 
   /** Builds the index from `add(key, kind, id, flags)` calls; empty keys are ignored. */
