@@ -84,7 +84,8 @@ export function makeUser(tenant: Tenant, fields: Partial<User> & { id: string; u
 
 /**
  * Pages through a list endpoint with `limit` and the before-cursor set to the last item's time, the
- * way a client does, and returns every item in the order served. Fails on a page over `limit`.
+ * way a client does, and returns every item in the order served. Fails on a page over `limit`, but
+ * for one that is a single run of equal times.
  */
 export async function pageThrough(
   s: TestServer,
@@ -99,7 +100,10 @@ export async function pageThrough(
     const res = await s.request('GET', `${opts.path}?${qs}${opts.query ? `&${opts.query}` : ''}`, { key });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const items = res.body[opts.field] as Array<Record<string, unknown>>;
-    assert.ok(items.length <= opts.limit, `page of ${items.length} items is over the limit ${opts.limit}`);
+    // The one page allowed over the limit is a single run of equal times (see cutPage): cursors are
+    // bare datetimes, so such a run cannot be split; concurrent writes on a fast store make one.
+    const oneRun = items.every((it) => it[opts.timeField] === items[0]?.[opts.timeField]);
+    assert.ok(items.length <= opts.limit || oneRun, `page of ${items.length} items is over the limit ${opts.limit}`);
     all.push(...items);
     if (!res.body.meta.hasMore) return all;
     assert.ok(items.length > 0, 'hasMore with an empty page');
