@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { makeCircleGeofence } from '../../../test/helpers/fixtures.js';
 import { circlePolygon } from '../../geo/circle-polygon.js';
 import { destinationPoint } from '../../geo/distance-meters.js';
 import type { Position, Ring } from '../../geo/types.js';
@@ -13,28 +14,20 @@ const MIN = 60_000;
 const C: Position = [-73.98, 40.75];
 
 function fence(over: Partial<Geofence> & Pick<Geofence, 'id'>): Geofence {
-  return {
-    projectId: 'p',
-    live: true,
-    tag: null,
-    externalId: null,
-    description: over.id,
-    type: 'circle',
-    geometry: circlePolygon(C, 200),
-    geometryCenter: C,
-    geometryRadius: 200,
-    mode: null,
-    metadata: null,
-    userId: null,
-    enabled: true,
-    disableAfter: null,
-    deleteAfter: null,
-    stopDetection: null,
-    dwellThreshold: null,
-    createdAt: T0 - 60 * MIN,
-    updatedAt: T0 - 60 * MIN,
-    ...over,
-  };
+  return makeCircleGeofence(
+    { projectId: 'p', live: true },
+    {
+      tag: null,
+      externalId: null,
+      description: over.id,
+      geometry: circlePolygon(C, 200),
+      geometryCenter: C,
+      geometryRadius: 200,
+      createdAt: T0 - 60 * MIN,
+      updatedAt: T0 - 60 * MIN,
+      ...over,
+    },
+  );
 }
 
 /** The 200 m circle around C, plus overrides. */

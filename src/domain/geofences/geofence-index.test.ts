@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { makeCircleGeofence } from '../../../test/helpers/fixtures.js';
 import { circlePolygon } from '../../geo/circle-polygon.js';
 import { destinationPoint } from '../../geo/distance-meters.js';
 import type { Position, Ring } from '../../geo/types.js';
@@ -10,29 +11,21 @@ import { containsPoint, type PreparedGeofence } from './prepared-geofence.js';
 const C: Position = [-73.98, 40.75];
 
 function circle(id: string, center: Position, radius: number, over: Partial<Geofence> = {}): Geofence {
-  return {
-    id,
-    projectId: 'p',
-    live: true,
-    tag: null,
-    externalId: null,
-    description: id,
-    type: 'circle',
-    geometry: circlePolygon(center, radius),
-    geometryCenter: center,
-    geometryRadius: radius,
-    mode: null,
-    metadata: null,
-    userId: null,
-    enabled: true,
-    disableAfter: null,
-    deleteAfter: null,
-    stopDetection: null,
-    dwellThreshold: null,
-    createdAt: 0,
-    updatedAt: 0,
-    ...over,
-  };
+  return makeCircleGeofence(
+    { projectId: 'p', live: true },
+    {
+      id,
+      tag: null,
+      externalId: null,
+      description: id,
+      geometry: circlePolygon(center, radius),
+      geometryCenter: center,
+      geometryRadius: radius,
+      createdAt: 0,
+      updatedAt: 0,
+      ...over,
+    },
+  );
 }
 
 function polygon(id: string, ring: Ring, center: Position): Geofence {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { makeCircleGeofence } from '../../../test/helpers/fixtures.js';
 import { circlePolygon } from '../../geo/circle-polygon.js';
 import { destinationPoint } from '../../geo/distance-meters.js';
 import { polygonContains } from '../../geo/polygon-contains.js';
@@ -17,29 +18,21 @@ import {
 const C: Position = [2.35, 48.85];
 
 function fence(over: Partial<Geofence>): Geofence {
-  return {
-    id: 'g',
-    projectId: 'p',
-    live: true,
-    tag: null,
-    externalId: null,
-    description: '',
-    type: 'circle',
-    geometry: circlePolygon(C, 1000),
-    geometryCenter: C,
-    geometryRadius: 1000,
-    mode: null,
-    metadata: null,
-    userId: null,
-    enabled: true,
-    disableAfter: null,
-    deleteAfter: null,
-    stopDetection: null,
-    dwellThreshold: null,
-    createdAt: 0,
-    updatedAt: 0,
-    ...over,
-  };
+  return makeCircleGeofence(
+    { projectId: 'p', live: true },
+    {
+      id: 'g',
+      tag: null,
+      externalId: null,
+      description: '',
+      geometry: circlePolygon(C, 1000),
+      geometryCenter: C,
+      geometryRadius: 1000,
+      createdAt: 0,
+      updatedAt: 0,
+      ...over,
+    },
+  );
 }
 
 // A 0.02° square around C with a 0.01° square hole in its middle.
