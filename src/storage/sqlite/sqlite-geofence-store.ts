@@ -30,18 +30,15 @@ export class SqliteGeofenceStore implements GeofenceStore {
         await this.commits.commitOps([geofenceRowOp(saved)]);
         return saved;
       } catch (err) {
-        const holder = attempt < 3 && isTagConflict(err) ? this.identityByTag(g) : undefined;
-        if (!holder) throw err;
-        saved = { ...g, id: holder.id, createdAt: holder.created_at };
+        // A tag conflict implies the fence has a tag and an externalId.
+        const holder =
+          attempt < 3 && isTagConflict(err)
+            ? await this.lifetimeByTag({ projectId: g.projectId, live: g.live }, g.tag!, g.externalId!)
+            : null;
+        if (holder?.createdAt === undefined) throw err;
+        saved = { ...g, id: holder.id, createdAt: holder.createdAt };
       }
     }
-  }
-
-  private identityByTag(g: Geofence): { id: string; created_at: number } | undefined {
-    return statement(
-      this.db,
-      'SELECT id, created_at FROM geofences WHERE project_id = ? AND live = ? AND tag = ? AND external_id = ?',
-    ).get(g.projectId, g.live ? 1 : 0, g.tag, g.externalId) as { id: string; created_at: number } | undefined;
   }
 
   async get(tenant: Tenant, id: string): Promise<Geofence | null> {
