@@ -1,12 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { AppDeps } from './http/context.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerCors } from './http/plugins/cors.js';
 import { registerErrorHandling, renderFrameworkError } from './http/plugins/errors.js';
+import { registerRequestLog, requestIdGenerator, requestLoggerFactory } from './http/plugins/request-log.js';
 import { beaconRoutes } from './http/routes/beacons.js';
 import { contextRoutes } from './http/routes/context.js';
 import { eventRoutes } from './http/routes/events.js';
@@ -29,17 +29,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: deps.config.bodyLimitBytes,
     trustProxy: deps.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
-    genReqId: () => randomUUID(),
+    genReqId: requestIdGenerator(),
     requestIdHeader: false,
+    childLoggerFactory: requestLoggerFactory,
+    // One line per request instead of two (registerRequestLog).
+    logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: renderFrameworkError,
   });
+  registerRequestLog(app);
   // Parameters are parsed leniently by each route (see http/params); schemas only document the API.
   app.setValidatorCompiler(() => () => true);
-  app.addHook('onRequest', (req, reply, done) => {
-    reply.header('x-request-id', req.id);
-    reply.header('x-radar-request-id', req.id);
-    done();
-  });
+  // Request id and CORS headers (one hook: every request runs it).
   registerCors(app);
   registerErrorHandling(app);
   registerBodyParsers(app);

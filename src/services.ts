@@ -76,6 +76,7 @@ export function createServices(store: Store, clock: Clock, packs: PackSource = N
     users: store.users,
     geofences: store.geofences,
     router,
+    fenceByTag: (tenant, tag, externalId) => geofenceIndexes.byTag(tenant, tag, externalId),
     clock,
     snapshot: (trip) => presentTrip(trip),
   });

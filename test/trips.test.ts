@@ -153,6 +153,27 @@ describe('trips through track: start, ETA, approaching, arrival, stop', () => {
     assert.deepEqual(statuses.sort(), ['trip-a:completed', 'trip-c1:canceled']);
   });
 
+  it('follows a moved destination fence on the next track, and keeps its last place once it is deleted', async () => {
+    await putCircle(s, 'store', 'moving', BROOKLYN, 100);
+    const at = offset(BROOKLYN, 0, 6000);
+    const options = { externalId: 'trip-m', destinationGeofenceTag: 'store', destinationGeofenceExternalId: 'moving' };
+    const first = await trackLater(s, clock, 'dev-m', at, { tripOptions: options });
+    assert.deepEqual(tripEventsOf(first), ['user.started_trip']);
+    assert.deepEqual(first.body.user.trip.eta, expectedEta(at, BROOKLYN));
+    const moved = offset(BROOKLYN, 2000, 0);
+    await putCircle(s, 'store', 'moving', moved, 100);
+    const next = await trackLater(s, clock, 'dev-m', at, { tripOptions: options });
+    assert.deepEqual(next.body.user.trip.destinationLocation, { type: 'Point', coordinates: moved });
+    assert.deepEqual(next.body.user.trip.eta, expectedEta(at, moved));
+    assertOk(await s.request('DELETE', '/v1/geofences/store/moving', { key: s.keys.test.secret }));
+    const gone = await trackLater(s, clock, 'dev-m', at, { tripOptions: options });
+    assert.deepEqual(gone.body.user.trip.destinationLocation, { type: 'Point', coordinates: moved });
+    const again = offset(BROOKLYN, -2000, 0);
+    await putCircle(s, 'store', 'moving', again, 100);
+    const back = await trackLater(s, clock, 'dev-m', at, { tripOptions: options });
+    assert.deepEqual(back.body.user.trip.eta, expectedEta(at, again), 'a new fence under the same tag is followed');
+  });
+
   it('reads tripOptions sent as JSON text in a form body', async () => {
     clock.advance(30_000);
     const res = await s.request('POST', '/v1/track', {

@@ -39,10 +39,13 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
   };
   // BENCH_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, profiles the server under load.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // Nothing reads a pipe here, and a full pipe would stall the server's writes (--trace-gc, logs):
+  // BENCH_SERVER_LOG=<file> keeps what it prints, else it is dropped.
+  const log = process.env.BENCH_SERVER_LOG;
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', 'serve'], {
     cwd: ROOT,
     env: fullEnv,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', log ? fs.openSync(log, 'a') : 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForReady(url, child);

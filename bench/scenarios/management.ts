@@ -1,7 +1,10 @@
 import { auth, measure } from '../lib/load.js';
 import type { BenchContext, BenchResult, Scenario } from '../lib/types.js';
 
-/** Issue 2 budgets: GET /v1/geofences/:id >= 15,000 req/s; PUT upsert >= 5,000 req/s, p99 < 10 ms. */
+/**
+ * Issue 2 budgets: GET /v1/geofences/:id >= 15,000 req/s and PUT upsert >= 5,000 req/s, both with p99 < 10 ms
+ * (measured at that rate).
+ */
 export const management: Scenario = {
   name: 'management',
   async run(ctx: BenchContext): Promise<BenchResult[]> {
@@ -18,11 +21,12 @@ export const management: Scenario = {
     const config = await measure(ctx, 'GET /v1/config (HTTP baseline: auth only)', [
       { path: '/v1/config', headers: auth(ctx.keys.secret) },
     ]);
-    const get = await measure(
-      ctx,
-      'GET /v1/geofences/:id',
-      ids.map((id) => ({ path: `/v1/geofences/${id}`, headers: auth(ctx.keys.secret) })),
-    );
+    const reads = ids.map((id) => ({ path: `/v1/geofences/${id}`, headers: auth(ctx.keys.secret) }));
+    const get = await measure(ctx, 'GET /v1/geofences/:id', reads);
+    // The budget's p99 at the budget's rate (as for PUT below): at saturation it is 50 connections' queue.
+    const getAtRate = await measure(ctx, 'GET /v1/geofences/:id (15,000 req/s fixed)', reads, {
+      overallRate: 15_000,
+    });
     // Half updates of existing fences, half creations of new ones (`prefix` keeps each run's new).
     const upsert = (i: number, prefix: string) => ({
       method: 'PUT' as const,
@@ -38,7 +42,7 @@ export const management: Scenario = {
     const putAtRate = await measure(ctx, 'PUT /v1/geofences/:tag/:externalId (5,000 req/s fixed)', paced, {
       overallRate: rate,
     });
-    return [config, get, put, putAtRate];
+    return [config, get, getAtRate, put, putAtRate];
   },
 };
 

@@ -6,3 +6,8 @@ export interface Tenant {
   projectId: string;
   live: boolean;
 }
+
+/** The tenant as a map key (`projectId:1` live, `projectId:0` test): per-tenant caches key by it. */
+export function tenantKey(t: Tenant): string {
+  return `${t.projectId}:${t.live ? 1 : 0}`;
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { circlePolygon } from './circle-polygon.js';
+import { circleFencePolygon, circlePolygon } from './circle-polygon.js';
 import { distanceMeters } from './distance-meters.js';
 import { findSelfIntersection } from './find-self-intersection.js';
 import { polygonContains } from './polygon-contains.js';
@@ -87,5 +87,24 @@ describe('circlePolygon', () => {
     assert.throws(() => circlePolygon([0, 0], Number.NaN), RangeError);
     assert.throws(() => circlePolygon([0, 0], 100, 2), RangeError);
     assert.throws(() => circlePolygon([0, 0], 100, 6.5), RangeError);
+  });
+});
+
+describe('circleFencePolygon', () => {
+  it('is the 64-gon with positions at 6 decimal places, still closed and within centimeters of the radius', () => {
+    for (const center of [
+      [-73.98, 40.75],
+      [179.999, -12.3456789],
+      [10.5, 89.9995],
+    ] as Position[]) {
+      const ring = circleFencePolygon(center, 250).coordinates[0]!;
+      const exact = outer(center, 250, 64);
+      assert.equal(ring.length, exact.length);
+      assert.deepEqual(ring[ring.length - 1], ring[0]);
+      for (const [i, p] of ring.entries()) {
+        for (const x of p) assert.equal(x, Number(x.toFixed(6)), `${x} has at most 6 decimals`);
+        assert.ok(distanceMeters(p, exact[i]!) < 0.1, 'within 10 cm of the exact vertex');
+      }
+    }
   });
 });

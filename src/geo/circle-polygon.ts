@@ -1,4 +1,4 @@
-import { destinationPoint, normalizeLongitude } from './distance-meters.js';
+import { destinationAt, destinationBasis, normalizeLongitude } from './distance-meters.js';
 import type { PolygonGeometry, Position, Ring } from './types.js';
 import { unwrapRing } from './unwrap-ring.js';
 
@@ -29,9 +29,10 @@ export function circlePolygon(center: Position, radiusMeters: number, vertices =
   const centerLon = normalizeLongitude(center[0]);
   const origin: Position = [centerLon, Math.max(-90, Math.min(90, center[1]))];
   const samples: Ring = [];
+  const basis = destinationBasis(origin, radiusMeters);
   for (let i = 0; i <= vertices; i++) {
     // Bearings turn clockwise on a map, so walking them backwards draws the ring counter-clockwise.
-    const p = destinationPoint(origin, (-360 * i) / vertices, radiusMeters);
+    const p = destinationAt(basis, (-360 * i) / vertices);
     samples.push([centerLon + normalizeLongitude(p[0] - centerLon), p[1]]);
   }
   const ring = unwrapRing(samples);
@@ -43,6 +44,26 @@ export function circlePolygon(center: Position, radiusMeters: number, vertices =
     return { type: 'Polygon', coordinates: [ring] };
   }
   return { type: 'Polygon', coordinates: [polarCap(ring, winding, origin[1] >= 0)] };
+}
+
+/** Vertices of a circle geofence's outline. */
+const FENCE_VERTICES = 64;
+/** 6 decimal places of a degree, about 11 cm: RFC 7946 §11.2 finds that enough for any position. */
+const FENCE_PRECISION = 1e6;
+
+/**
+ * The outline a circle geofence is stored and answered with: `circlePolygon`'s 64-gon, its positions
+ * rounded to 6 decimal places. Detection tests circles by center and radius, never by this outline,
+ * and a shorter print of it is a third of the cost of writing a circle fence (its ~130 doubles were
+ * 2.5 KB of every document and response; now 1.5 KB).
+ */
+export function circleFencePolygon(center: Position, radiusMeters: number): PolygonGeometry {
+  const polygon = circlePolygon(center, radiusMeters, FENCE_VERTICES);
+  const round = (x: number) => Math.round(x * FENCE_PRECISION) / FENCE_PRECISION;
+  return {
+    type: 'Polygon',
+    coordinates: polygon.coordinates.map((ring) => ring.map(([lon, lat]): Position => [round(lon), round(lat)])),
+  };
 }
 
 /**

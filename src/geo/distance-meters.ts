@@ -28,11 +28,16 @@ export function normalizeLongitude(lon: number): number {
  * where every longitude names the same point. Symmetric; 0 for equal positions. Allocation-free.
  */
 export function distanceMeters(a: Position, b: Position): number {
-  const lat1 = a[1] * RAD;
-  const lat2 = b[1] * RAD;
-  const sinHalfDLat = Math.sin((lat2 - lat1) / 2);
-  const sinHalfDLon = Math.sin(((b[0] - a[0]) * RAD) / 2);
-  const h = sinHalfDLat * sinHalfDLat + Math.cos(lat1) * Math.cos(lat2) * sinHalfDLon * sinHalfDLon;
+  return distanceMetersLonLat(a[0], a[1], b[0], b[1]);
+}
+
+/** `distanceMeters` from numbers (degrees), for loops over flat coordinate arrays. */
+export function distanceMetersLonLat(lon1: number, lat1: number, lon2: number, lat2: number): number {
+  const a = lat1 * RAD;
+  const b = lat2 * RAD;
+  const sinHalfDLat = Math.sin((b - a) / 2);
+  const sinHalfDLon = Math.sin(((lon2 - lon1) * RAD) / 2);
+  const h = sinHalfDLat * sinHalfDLat + Math.cos(a) * Math.cos(b) * sinHalfDLon * sinHalfDLon;
   // Rounding can push h a hair above 1 for antipodal points, where asin would give NaN.
   return 2 * EARTH_RADIUS_METERS * Math.asin(Math.sqrt(Math.min(1, h)));
 }
@@ -46,17 +51,38 @@ export function distanceMeters(a: Position, b: Position): number {
  * `origin lon + 180 - θ` (north pole) or `origin lon + θ` (south pole), the usual limit of the formula.
  */
 export function destinationPoint(origin: Position, bearingDegrees: number, distanceMeters: number): Position {
+  return destinationAt(destinationBasis(origin, distanceMeters), bearingDegrees);
+}
+
+/** The part of `destinationPoint` that depends only on the origin and distance, for many bearings. */
+export interface DestinationBasis {
+  lon: number;
+  sinLat1: number;
+  cosLat1: number;
+  sinAngle: number;
+  cosAngle: number;
+}
+
+export function destinationBasis(origin: Position, distanceMeters: number): DestinationBasis {
   const lat1 = origin[1] * RAD;
-  const bearing = bearingDegrees * RAD;
   const angle = distanceMeters / EARTH_RADIUS_METERS;
-  const sinLat1 = Math.sin(lat1);
-  const cosLat1 = Math.cos(lat1);
-  const sinAngle = Math.sin(angle);
-  const cosAngle = Math.cos(angle);
-  const sinLat2 = sinLat1 * cosAngle + cosLat1 * sinAngle * Math.cos(bearing);
+  return {
+    lon: origin[0],
+    sinLat1: Math.sin(lat1),
+    cosLat1: Math.cos(lat1),
+    sinAngle: Math.sin(angle),
+    cosAngle: Math.cos(angle),
+  };
+}
+
+/** `destinationPoint(origin, bearingDegrees, distance)` for the basis of that origin and distance. */
+export function destinationAt(b: DestinationBasis, bearingDegrees: number): Position {
+  const bearing = bearingDegrees * RAD;
+  const cosBearing = Math.cos(bearing);
+  const sinLat2 = b.sinLat1 * b.cosAngle + b.cosLat1 * b.sinAngle * cosBearing;
   const lat2 = Math.asin(Math.max(-1, Math.min(1, sinLat2)));
   // The textbook denominator (cos δ − sin φ1 sin φ2) divided through by cos φ1: same angle, but no
   // cancellation near the poles, where the textbook form turns to noise.
-  const dLon = Math.atan2(Math.sin(bearing) * sinAngle, cosAngle * cosLat1 - sinLat1 * sinAngle * Math.cos(bearing));
-  return [normalizeLongitude(origin[0] + dLon / RAD), lat2 / RAD];
+  const dLon = Math.atan2(Math.sin(bearing) * b.sinAngle, b.cosAngle * b.cosLat1 - b.sinLat1 * b.sinAngle * cosBearing);
+  return [normalizeLongitude(b.lon + dLon / RAD), lat2 / RAD];
 }

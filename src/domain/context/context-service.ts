@@ -2,7 +2,6 @@ import type { Position } from '../../geo/types.js';
 import type { Clock } from '../clock.js';
 import { type Geofence, isGeofenceEnabled, isGeofenceLive } from '../geofences/geofence.js';
 import type { GeofenceIndex } from '../geofences/geofence-index.js';
-import { containsPoint } from '../geofences/prepared-geofence.js';
 import type { Place } from '../places/place.js';
 import type { PlaceService } from '../places/place-service.js';
 import type { RegionSet } from '../regions/region.js';
@@ -56,9 +55,9 @@ export class ContextService {
     const now = this.clock.now();
     const [lon, lat] = location;
     const geofences: Geofence[] = [];
-    for (const pg of index.candidatesAt(lon, lat, 0)) {
+    for (const pg of index.containing(lon, lat)) {
       const g = pg.geofence;
-      if (isGeofenceLive(g, now) && isGeofenceEnabled(g, now) && containsPoint(pg, lon, lat)) geofences.push(g);
+      if (isGeofenceLive(g, now) && isGeofenceEnabled(g, now)) geofences.push(g);
     }
     if (geofences.length > 1) geofences.sort(byId);
     const out: LocationContext = { geofences, regions: this.regions?.at(location) ?? {} };

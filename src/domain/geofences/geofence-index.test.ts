@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { makeCircleGeofence } from '../../../test/helpers/fixtures.js';
 import { circlePolygon } from '../../geo/circle-polygon.js';
-import { destinationPoint } from '../../geo/distance-meters.js';
+import { destinationPoint, distanceMeters } from '../../geo/distance-meters.js';
 import type { Position, Ring } from '../../geo/types.js';
 import type { Geofence } from './geofence.js';
 import { GeofenceIndex } from './geofence-index.js';
-import { containsPoint, type PreparedGeofence } from './prepared-geofence.js';
+import { containsPoint, distanceToGeofenceMeters, type PreparedGeofence } from './prepared-geofence.js';
 
 const C: Position = [-73.98, 40.75];
 
@@ -204,5 +204,74 @@ describe('GeofenceIndex: near', () => {
       hits.map((h) => h.geofence.geofence.id),
       ['east', 'west'],
     );
+  });
+});
+
+describe('GeofenceIndex: containing and near against every fence', () => {
+  // Circles and star polygons, some sharing a center (ties), some across the antimeridian, a few
+  // upserted or removed after the load (overlay, tombstones).
+  const index = new GeofenceIndex();
+  const all = new Map<string, Geofence>();
+  let seed = 1;
+  const random = () => {
+    seed = (seed * 16807) % 2147483647;
+    return seed / 2147483647;
+  };
+  const fenceNear = (id: string, origin: Position): Geofence => {
+    const center = destinationPoint(origin, random() * 360, random() * 3000);
+    const radius = 30 + Math.round(random() * 400);
+    if (random() < 0.5) return circle(id, center, radius);
+    const n = 3 + Math.floor(random() * 12);
+    const ring: Position[] = [];
+    for (let k = 0; k < n; k++) ring.push(destinationPoint(center, (k * 360) / n, radius * (0.4 + 0.6 * random())));
+    ring.push(ring[0]!);
+    return polygon(id, ring, center);
+  };
+  const origins: Position[] = [C, [179.995, 10]];
+  const fences = Array.from({ length: 1200 }, (_, i) => fenceNear(`f${i}`, origins[i % 2]!));
+  for (let i = 0; i < 40; i++) fences.push({ ...fences[i * 7]!, id: `twin${i}` });
+  index.load(fences);
+  for (const g of fences) all.set(g.id, g);
+  for (let i = 0; i < 200; i++) {
+    const g = fenceNear(`late${i}`, origins[i % 2]!);
+    index.upsert(g);
+    all.set(g.id, g);
+    index.remove(`f${i * 3}`);
+    all.delete(`f${i * 3}`);
+  }
+  const prepared = () => [...all.keys()].map((id) => index.get(id)!);
+  const points = Array.from({ length: 150 }, (_, k) =>
+    destinationPoint(origins[k % 2]!, random() * 360, random() * 3500),
+  );
+
+  it('containing() lists exactly the fences containing the point', () => {
+    for (const p of [...points, ...[...all.values()].slice(0, 100).map((g) => g.geometryCenter)]) {
+      const expected = prepared().filter((pg) => containsPoint(pg, p[0], p[1]));
+      assert.deepEqual(ids(index.containing(p[0], p[1])), ids(expected));
+    }
+  });
+
+  it('near() ranks as measuring and sorting every fence would', () => {
+    const rank = (p: Position, pg: PreparedGeofence) => ({
+      pg,
+      d: distanceToGeofenceMeters(pg, p[0], p[1]),
+      c: distanceMeters(pg.geofence.geometryCenter, p),
+    });
+    for (const [k, p] of points.entries()) {
+      const radius = [100, 400, 1500][k % 3]!;
+      const limit = [1, 5, 20][k % 3]!;
+      const filter = k % 2 === 0 ? (pg: PreparedGeofence) => pg.geofence.id.endsWith('1') === false : undefined;
+      const expected = prepared()
+        .filter((pg) => !filter || filter(pg))
+        .map((pg) => rank(p, pg))
+        .filter((h) => h.d <= radius)
+        .sort((a, b) => a.d - b.d || a.c - b.c || (a.pg.geofence.id < b.pg.geofence.id ? -1 : 1))
+        .slice(0, limit);
+      const got = index.near(p[0], p[1], radius, { limit, ...(filter ? { filter } : {}) });
+      assert.deepEqual(
+        got.map((h) => [h.geofence.geofence.id, h.distanceMeters]),
+        expected.map((h) => [h.pg.geofence.id, h.d]),
+      );
+    }
   });
 });

@@ -1,7 +1,8 @@
 import Flatbush from 'flatbush';
 import RBush from 'rbush';
 import { bboxAround } from '../../geo/bbox-around.js';
-import { distanceMeters } from '../../geo/distance-meters.js';
+import { distanceMeters, distanceMetersLonLat, METERS_PER_DEGREE } from '../../geo/distance-meters.js';
+import { polygonContains } from '../../geo/polygon-contains.js';
 import type { BBox } from '../../geo/types.js';
 import type { Geofence } from './geofence.js';
 import {
@@ -39,6 +40,18 @@ const NEAR_FIRST_RADIUS_METERS = 250;
 // Half the Earth's circumference: a larger radius reaches everywhere, and bboxAround wants a finite one.
 const HALF_EARTH_METERS = 20_015_087;
 const EMPTY_BOX: BBox = [0, 0, 0, 0];
+const RAD = Math.PI / 180;
+
+// Per slot, in #shape: what near() and containing() read of each candidate without following pointers.
+// #kind: 0 = empty slot, CIRCLE (center lon, lat, radius meters), POLYGON (unwrapped extent minLon,
+// minLat, maxLon, maxLat, then centerLon), at #shape[slot * SHAPE_STRIDE].
+const CIRCLE = 1;
+const POLYGON = 2;
+const SHAPE_STRIDE = 5;
+// A polygon's extent gives a lower bound of its distance; it only rules a fence out when it beats the
+// bound by more than rounding could explain, so the hits never differ from measuring every fence.
+const BOUND_SLACK_RATIO = 1 - 1e-6;
+const BOUND_SLACK_METERS = 1e-6;
 
 /**
  * The geofences of one tenant (project + live) in a spatial index.
@@ -61,6 +74,11 @@ export class GeofenceIndex {
   // Query stamps per slot: a fence with two boxes (antimeridian) must be returned once.
   #seen = new Uint32Array(0);
   #stamp = 0;
+  #kind = new Uint8Array(0);
+  #shape = new Float64Array(0);
+  // near()'s per-query scratch: candidates' distance bounds, and their indexes in visiting order.
+  #bound = new Float64Array(64);
+  #orderScratch = new Uint32Array(64);
 
   /** Number of fences held. */
   get size(): number {
@@ -97,6 +115,7 @@ export class GeofenceIndex {
     const slot = old !== undefined && old >= this.#baseSlots ? old : this.#slots.length;
     this.#release(g.id);
     this.#slots[slot] = pg;
+    this.#setShape(slot, pg);
     this.#ids.set(g.id, slot);
     const items = geofenceBBoxes(pg).map(([minX, minY, maxX, maxY]) => ({ minX, minY, maxX, maxY, slot }));
     for (const item of items) this.#overlay.insert(item);
@@ -129,6 +148,29 @@ export class GeofenceIndex {
   }
 
   /**
+   * The fences containing `[lon, lat]` (degrees), boundary included: exactly those of `candidatesAt(lon,
+   * lat, 0)` for which `containsPoint` holds, in no particular order. Circles are tested from the flat
+   * per-slot copy of their center and radius, without reading the fence.
+   */
+  containing(lon: number, lat: number): PreparedGeofence[] {
+    const out: PreparedGeofence[] = [];
+    const slots = this.#slotsIn(bboxAround([lon, lat], 0));
+    const kind = this.#kind;
+    const shape = this.#shape;
+    for (let k = 0; k < slots.length; k++) {
+      const slot = slots[k]!;
+      const o = slot * SHAPE_STRIDE;
+      if (kind[slot] === CIRCLE) {
+        if (distanceMetersLonLat(shape[o]!, shape[o + 1]!, lon, lat) <= shape[o + 2]!) out.push(this.#slots[slot]!);
+      } else {
+        const pg = this.#slots[slot] as PreparedGeofence & { kind: 'polygon' };
+        if (polygonContains(pg.polygon, lon, lat)) out.push(pg);
+      }
+    }
+    return out;
+  }
+
+  /**
    * Fences within `radiusMeters` of `[lon, lat]` (0 when inside, else to the boundary), sorted by
    * that distance, then by distance to `geometryCenter`, then id; `filter` applies before `limit`.
    * Includes disabled or expired fences unless `filter` excludes them.
@@ -147,16 +189,54 @@ export class GeofenceIndex {
   /**
    * The first `limit` fences within `r` in near()'s order, kept sorted by insertion: no sort of every
    * fence in the circle, and the distance to a center (the first tie-break) only measured for ties.
+   * A fence is measured before `filter` reads it, and a polygon only when its extent could be close
+   * enough: within `r`, and once `limit` are kept, no farther than the last of them. Fences ruled out
+   * so are those the filter-first order would drop too, so the hits are the same.
    */
   #nearestWithin(lon: number, lat: number, r: number, limit: number, filter: NearOptions['filter']) {
     const best: NearGeofence[] = [];
     // Meters from [lon, lat] to each kept fence's geometryCenter; NaN until a tie needs it.
     const centers: number[] = [];
-    for (const pg of this.#search(bboxAround([lon, lat], r))) {
+    const slots = this.#slotsIn(bboxAround([lon, lat], r));
+    const n = slots.length;
+    const kind = this.#kind;
+    const shape = this.#shape;
+    // A lower bound of each candidate's distance: exact for circles (cheap from the flat copy), the
+    // extent's for polygons (polygonBoundaryDistanceMeters' projection: east scaled by cos(lat)).
+    const bound = this.#boundScratch(n);
+    const order = this.#orderScratch;
+    const kx = METERS_PER_DEGREE * Math.cos(lat * RAD);
+    for (let k = 0; k < n; k++) {
+      const slot = slots[k]!;
+      const o = slot * SHAPE_STRIDE;
+      order[k] = k;
+      if (kind[slot] === CIRCLE) {
+        // distanceToGeofenceMeters of a circle, term for term.
+        bound[k] = Math.max(0, -(shape[o + 2]! - distanceMetersLonLat(shape[o]!, shape[o + 1]!, lon, lat)));
+      } else {
+        const x0 = lon + 360 * Math.round((shape[o + 4]! - lon) / 360);
+        const gx = Math.max(0, shape[o]! - x0, x0 - shape[o + 2]!) * kx;
+        const gy = Math.max(0, shape[o + 1]! - lat, lat - shape[o + 3]!) * METERS_PER_DEGREE;
+        const b = Math.sqrt(gx * gx + gy * gy) * BOUND_SLACK_RATIO - BOUND_SLACK_METERS;
+        // A ringless polygon has no extent (NaN here): 0 bounds it and keeps the order sortable.
+        bound[k] = Number.isNaN(b) ? 0 : b;
+      }
+    }
+    // Nearest bound first: once `limit` are kept, the first bound beyond the last of them ends the
+    // search. The ranking is a total order (ids break the last ties), so visiting order never changes it.
+    sortByBound(order, bound, n);
+    let worst = r;
+    for (let j = 0; j < n; j++) {
+      const k = order[j]!;
+      if (bound[k]! > worst) break;
+      const slot = slots[k]!;
+      let d = bound[k]!;
+      if (kind[slot] !== CIRCLE) {
+        d = distanceToGeofenceMeters(this.#slots[slot]!, lon, lat);
+        if (d > worst) continue;
+      }
+      const pg = this.#slots[slot]!;
       if (filter && !filter(pg)) continue;
-      const d = distanceToGeofenceMeters(pg, lon, lat);
-      if (d > r) continue;
-      if (best.length === limit && d > best[limit - 1]!.distanceMeters) continue;
       let center = Number.NaN;
       let i = best.length;
       for (; i > 0; i--) {
@@ -176,13 +256,22 @@ export class GeofenceIndex {
         best.pop();
         centers.pop();
       }
+      if (best.length === limit) worst = best[limit - 1]!.distanceMeters;
     }
     return best;
   }
 
-  // Hot path: no closures here, since tsx's keepNames would wrap each one per call.
   #search(boxes: BBox[]): PreparedGeofence[] {
-    const out: PreparedGeofence[] = [];
+    const slots = this.#slotsIn(boxes);
+    const out: PreparedGeofence[] = new Array(slots.length);
+    for (let k = 0; k < slots.length; k++) out[k] = this.#slots[slots[k]!]!;
+    return out;
+  }
+
+  /** The held slots whose box meets one of `boxes`, each once. */
+  // Hot path: no closures here, since tsx's keepNames would wrap each one per call.
+  #slotsIn(boxes: BBox[]): number[] {
+    const out: number[] = [];
     const first = boxes[0];
     // A fence's two boxes lie on opposite sides of the antimeridian, so one query box finds it twice
     // only when that box spans every longitude; skipping the stamps otherwise saves a cache miss per hit.
@@ -203,14 +292,49 @@ export class GeofenceIndex {
     return out;
   }
 
-  #take(slot: number, stamp: number, out: PreparedGeofence[]): void {
-    const pg = this.#slots[slot];
-    if (pg === undefined) return;
+  #take(slot: number, stamp: number, out: number[]): void {
+    if (this.#kind[slot] === 0) return;
     if (stamp !== 0) {
       if (this.#seen[slot] === stamp) return;
       this.#seen[slot] = stamp;
     }
-    out.push(pg);
+    out.push(slot);
+  }
+
+  #boundScratch(n: number): Float64Array {
+    if (this.#bound.length < n) {
+      this.#bound = new Float64Array(n * 2);
+      this.#orderScratch = new Uint32Array(n * 2);
+    }
+    return this.#bound;
+  }
+
+  /** Copies what near() and containing() read of the fence into the flat per-slot arrays. */
+  #setShape(slot: number, pg: PreparedGeofence): void {
+    if (slot >= this.#kind.length) {
+      const capacity = Math.max(64, slot * 2);
+      const kind = new Uint8Array(capacity);
+      kind.set(this.#kind);
+      const shape = new Float64Array(capacity * SHAPE_STRIDE);
+      shape.set(this.#shape);
+      this.#kind = kind;
+      this.#shape = shape;
+    }
+    const o = slot * SHAPE_STRIDE;
+    if (pg.kind === 'circle') {
+      this.#kind[slot] = CIRCLE;
+      this.#shape[o] = pg.center[0];
+      this.#shape[o + 1] = pg.center[1];
+      this.#shape[o + 2] = pg.radiusMeters;
+    } else {
+      const p = pg.polygon;
+      this.#kind[slot] = POLYGON;
+      this.#shape[o] = p.minLon;
+      this.#shape[o + 1] = p.minLat;
+      this.#shape[o + 2] = p.maxLon;
+      this.#shape[o + 3] = p.maxLat;
+      this.#shape[o + 4] = p.centerLon;
+    }
   }
 
   #nextStamp(): number {
@@ -230,6 +354,7 @@ export class GeofenceIndex {
     const slot = this.#ids.get(id);
     if (slot === undefined || this.#slots[slot] === undefined) return false;
     this.#slots[slot] = undefined;
+    this.#kind[slot] = 0;
     if (slot < this.#baseSlots) this.#tombstones++;
     for (const item of this.#overlayItems.get(slot) ?? []) this.#overlay.remove(item);
     this.#overlayItems.delete(slot);
@@ -250,6 +375,11 @@ export class GeofenceIndex {
     this.#overlay.clear();
     this.#overlayItems.clear();
     this.#seen = new Uint32Array(0);
+    // Room for the upserts until the next rebuild (a quarter of the index at most) before growing.
+    const capacity = live.length + (live.length >> 2) + 64;
+    this.#kind = new Uint8Array(capacity);
+    this.#shape = new Float64Array(capacity * SHAPE_STRIDE);
+    for (let slot = 0; slot < live.length; slot++) this.#setShape(slot, live[slot]!);
     // Item i < n is the (first) box of slot i, so most hits need no mapping; the few second boxes
     // (antimeridian) follow, mapped through #extraBoxSlot.
     const n = live.length;
@@ -272,6 +402,24 @@ export class GeofenceIndex {
     for (let i = 0; i < n * 4; i += 4) this.#base.add(first[i]!, first[i + 1]!, first[i + 2]!, first[i + 3]!);
     for (const box of extra) this.#base.add(...box);
     this.#base.finish();
+  }
+}
+
+/** Sorts `order[0..n)` by `bound[order[i]]`, ascending: insertion sort for the usual few dozen. */
+function sortByBound(order: Uint32Array, bound: Float64Array, n: number): void {
+  if (n > 48) {
+    order.subarray(0, n).sort((a, b) => bound[a]! - bound[b]!);
+    return;
+  }
+  for (let i = 1; i < n; i++) {
+    const k = order[i]!;
+    const b = bound[k]!;
+    let j = i - 1;
+    while (j >= 0 && bound[order[j]!]! > b) {
+      order[j + 1] = order[j]!;
+      j--;
+    }
+    order[j + 1] = k;
   }
 }
 

@@ -1,4 +1,4 @@
-import { circlePolygon } from '../../geo/circle-polygon.js';
+import { circleFencePolygon } from '../../geo/circle-polygon.js';
 import { approximateRadiusMeters, ringCentroid } from '../../geo/ring-centroid.js';
 import type { PolygonGeometry, Position, Ring } from '../../geo/types.js';
 import { validateRing } from '../../geo/validate-ring.js';
@@ -51,7 +51,7 @@ export function buildGeofenceShape(
         `must be a number between ${CIRCLE_RADIUS_METERS.min} and ${CIRCLE_RADIUS_METERS.max} (meters) for a circle.`,
       );
     }
-    return { geometry: circlePolygon(center, radius, 64), geometryCenter: center, geometryRadius: radius };
+    return { geometry: circleFencePolygon(center, radius), geometryCenter: center, geometryRadius: radius };
   }
   const rings = readRings(coordinates);
   const center = ringCentroid(rings[0]!);

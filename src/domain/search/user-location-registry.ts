@@ -1,6 +1,6 @@
 import { setBounded } from '../../cache/bounded-map.js';
 import type { StoreChange, UserLocation } from '../../storage/store.js';
-import type { Tenant } from '../tenant.js';
+import { type Tenant, tenantKey } from '../tenant.js';
 import type { User } from '../users/user.js';
 import { UserLocationIndex } from './user-location-index.js';
 
@@ -42,7 +42,7 @@ export class UserLocationRegistry {
   ) {}
 
   get(tenant: Tenant): UserLocationIndex | Promise<UserLocationIndex> {
-    const key = keyOf(tenant);
+    const key = tenantKey(tenant);
     const existing = this.entries.get(key);
     if (existing) return existing.index ?? existing.loading!;
     const entry: Entry = { index: null, loading: null, pending: [], docs: new Map(), writes: 0 };
@@ -73,7 +73,7 @@ export class UserLocationRegistry {
    */
   async users(tenant: Tenant, ids: readonly string[]): Promise<User[]> {
     this.syncExternalChanges();
-    const key = keyOf(tenant);
+    const key = tenantKey(tenant);
     const entry = this.entries.get(key);
     if (!entry) return this.source.getMany(tenant, [...ids]);
     const out: User[] = [];
@@ -96,7 +96,7 @@ export class UserLocationRegistry {
 
   /** A track of this process committed: move the user, if the tenant's index is loaded or loading. */
   update(tenant: Tenant, user: User): void {
-    const entry = this.entries.get(keyOf(tenant));
+    const entry = this.entries.get(tenantKey(tenant));
     if (!entry) return;
     entry.writes++;
     entry.docs.delete(user.id);
@@ -107,7 +107,7 @@ export class UserLocationRegistry {
 
   /** A user of the tenant was deleted through this process (by `_id`, userId or deviceId). */
   deleted(tenant: Tenant): void {
-    const entry = this.entries.get(keyOf(tenant));
+    const entry = this.entries.get(tenantKey(tenant));
     if (!entry) return;
     entry.writes++;
     entry.docs.clear();
@@ -115,11 +115,7 @@ export class UserLocationRegistry {
 
   storeChanged(change: StoreChange): void {
     if (change.kind !== 'unknown' && change.kind !== 'users') return;
-    if (change.tenant) this.entries.delete(keyOf(change.tenant));
+    if (change.tenant) this.entries.delete(tenantKey(change.tenant));
     else this.entries.clear();
   }
-}
-
-function keyOf(t: Tenant): string {
-  return `${t.projectId}:${t.live ? 1 : 0}`;
 }

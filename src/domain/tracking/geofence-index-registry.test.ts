@@ -41,4 +41,25 @@ describe('GeofenceIndexRegistry', () => {
     const index = await registry.get(tenant);
     assert.ok(index.get('imported-9'), 'the reloaded index has the last imported fence');
   });
+
+  it('finds a fence by tag and externalId through loads, upserts, retags and deletes', async () => {
+    const fences = [makeCircleGeofence(tenant, { id: 'g1', externalId: 'a' })];
+    const registry = new GeofenceIndexRegistry(countingSource(fences));
+    assert.equal((await registry.byTag(tenant, 'store', 'a'))?.id, 'g1', 'from the load');
+    assert.equal(await registry.byTag(tenant, 'store', 'b'), null);
+    const moved = makeCircleGeofence(tenant, { id: 'g1', externalId: 'a', geometryCenter: [-74, 40.8] });
+    registry.apply(tenant, { upserted: moved });
+    assert.deepEqual(
+      (await registry.byTag(tenant, 'store', 'a'))?.geometryCenter,
+      [-74, 40.8],
+      'an upsert replaces it',
+    );
+    registry.apply(tenant, { upserted: makeCircleGeofence(tenant, { id: 'g1', externalId: 'c' }) });
+    assert.equal(await registry.byTag(tenant, 'store', 'a'), null, 'a new externalId frees the old one');
+    assert.equal((await registry.byTag(tenant, 'store', 'c'))?.id, 'g1');
+    registry.apply(tenant, { deletedId: 'g1' });
+    assert.equal(await registry.byTag(tenant, 'store', 'c'), null, 'gone once deleted');
+    registry.apply(tenant, { upserted: makeCircleGeofence(tenant, { id: 'g2', externalId: 'c' }) });
+    assert.equal((await registry.byTag(tenant, 'store', 'c'))?.id, 'g2', 'a new fence under a freed tag');
+  });
 });

@@ -2,7 +2,7 @@ import type { GeofenceListQuery, StoreChange } from '../../storage/store.js';
 import type { Geofence } from '../geofences/geofence.js';
 import { GeofenceIndex } from '../geofences/geofence-index.js';
 import type { Page } from '../pagination.js';
-import type { Tenant } from '../tenant.js';
+import { type Tenant, tenantKey } from '../tenant.js';
 import { leanGeofence } from './lean-geofence.js';
 
 /** Where fences come from: the store's newest-first pages. */
@@ -58,19 +58,31 @@ export class GeofenceIndexRegistry {
 
   /** The tenant's index, loading it on first use. */
   get(tenant: Tenant): GeofenceIndex | Promise<GeofenceIndex> {
-    let entry = this.entries.get(keyOf(tenant));
+    let entry = this.entries.get(tenantKey(tenant));
     if (!entry) {
       this.syncExternalChanges();
       entry = { tenant, index: null, loading: null, pending: [] };
-      this.entries.set(keyOf(tenant), entry);
+      this.entries.set(tenantKey(tenant), entry);
       this.reload(entry);
     }
     return entry.index ?? entry.loading!;
   }
 
+  /**
+   * The tenant's fence holding `tag` + `externalId` (lean, as the index keeps it; fences past
+   * deleteAfter included, as the store's `getByTag` returns them), or null. For lookups on every
+   * track, such as a trip's destination: the index follows this process's writes at once and other
+   * processes' after their reload delay, without a store read each time.
+   */
+  async byTag(tenant: Tenant, tag: string, externalId: string): Promise<Geofence | null> {
+    const index = await this.get(tenant);
+    const id = tagsOf(index).get(tagKey(tag, externalId));
+    return id === undefined ? null : (index.get(id)?.geofence ?? null);
+  }
+
   /** Applies a write made through this process. Tenants not loaded yet are left alone. */
   apply(tenant: Tenant, change: GeofenceChange): void {
-    const entry = this.entries.get(keyOf(tenant));
+    const entry = this.entries.get(tenantKey(tenant));
     if (!entry) return;
     if (entry.index) applyChange(entry.index, change);
     if (entry.loading) entry.pending.push(change);
@@ -85,7 +97,7 @@ export class GeofenceIndexRegistry {
     if (change.kind !== 'unknown' && change.kind !== 'geofences') return;
     const { tenant, id } = change;
     if (tenant && id !== undefined) {
-      const entry = this.entries.get(keyOf(tenant));
+      const entry = this.entries.get(tenantKey(tenant));
       if (!entry) return;
       // One read at a time, in notification order, so a quick upsert-then-delete ends deleted.
       this.refreshes = this.refreshes
@@ -97,7 +109,7 @@ export class GeofenceIndexRegistry {
       return;
     }
     for (const entry of this.entries.values()) {
-      if (!change.tenant || keyOf(change.tenant) === keyOf(entry.tenant)) this.reloadSoon(entry);
+      if (!change.tenant || tenantKey(change.tenant) === tenantKey(entry.tenant)) this.reloadSoon(entry);
     }
   }
 
@@ -115,7 +127,7 @@ export class GeofenceIndexRegistry {
     entry.reloadTimer = setTimeout(() => {
       entry.reloadTimer = undefined;
       entry.staleSince = undefined;
-      if (this.entries.get(keyOf(entry.tenant)) === entry) this.reload(entry);
+      if (this.entries.get(tenantKey(entry.tenant)) === entry) this.reload(entry);
     }, wait);
     entry.reloadTimer.unref();
   }
@@ -142,6 +154,9 @@ export class GeofenceIndexRegistry {
     const load = this.loadAll(entry.tenant).then((fences) => {
       const index = new GeofenceIndex();
       index.load(fences);
+      const tags = tagsOf(index);
+      // In load order, as the index keeps the last of duplicate ids.
+      for (const g of fences) if (g.tag !== null && g.externalId !== null) tags.set(tagKey(g.tag, g.externalId), g.id);
       for (const change of entry.pending) applyChange(index, change);
       return index;
     });
@@ -157,17 +172,47 @@ export class GeofenceIndexRegistry {
         // The callers awaiting `load` see the error; the next call retries.
         if (entry.loading !== load) return;
         entry.loading = null;
-        if (!entry.index) this.entries.delete(keyOf(entry.tenant));
+        if (!entry.index) this.entries.delete(tenantKey(entry.tenant));
       },
     );
   }
 }
 
-function applyChange(index: GeofenceIndex, change: GeofenceChange): void {
-  if (change.upserted) index.upsert(leanGeofence(change.upserted));
-  if (change.deletedId !== undefined) index.remove(change.deletedId);
+/**
+ * Tag + externalId to fence id, per index (the unique key of a tenant's fences). Kept beside the
+ * index rather than in it: it changes exactly where the index does, in `reload` and `applyChange`.
+ */
+const tagIds = new WeakMap<GeofenceIndex, Map<string, string>>();
+
+function tagsOf(index: GeofenceIndex): Map<string, string> {
+  let tags = tagIds.get(index);
+  if (!tags) {
+    tags = new Map();
+    tagIds.set(index, tags);
+  }
+  return tags;
 }
 
-function keyOf(t: Tenant): string {
-  return `${t.projectId}:${t.live ? 1 : 0}`;
+function tagKey(tag: string, externalId: string): string {
+  return `${tag}\u0000${externalId}`;
+}
+
+function applyChange(index: GeofenceIndex, change: GeofenceChange): void {
+  const tags = tagsOf(index);
+  const forget = (id: string) => {
+    const old = index.get(id)?.geofence;
+    if (!old || old.tag === null || old.externalId === null) return;
+    const key = tagKey(old.tag, old.externalId);
+    if (tags.get(key) === id) tags.delete(key);
+  };
+  const g = change.upserted;
+  if (g) {
+    forget(g.id);
+    index.upsert(leanGeofence(g));
+    if (g.tag !== null && g.externalId !== null) tags.set(tagKey(g.tag, g.externalId), g.id);
+  }
+  if (change.deletedId !== undefined) {
+    forget(change.deletedId);
+    index.remove(change.deletedId);
+  }
 }

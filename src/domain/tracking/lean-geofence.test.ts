@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { circlePolygon } from '../../geo/circle-polygon.js';
+import { circleFencePolygon } from '../../geo/circle-polygon.js';
 import type { Geofence } from '../geofences/geofence.js';
 import { leanGeofence } from './lean-geofence.js';
 
@@ -9,7 +9,7 @@ const circle = {
   type: 'circle',
   geometryCenter: [-73.98, 40.75],
   geometryRadius: 120,
-  geometry: circlePolygon([-73.98, 40.75], 120, 64),
+  geometry: circleFencePolygon([-73.98, 40.75], 120),
   description: 'Circle',
 } as unknown as Geofence;
 

@@ -1,9 +1,6 @@
-import { circlePolygon } from '../../geo/circle-polygon.js';
+import { circleFencePolygon } from '../../geo/circle-polygon.js';
 import type { PolygonGeometry, Position } from '../../geo/types.js';
 import type { Geofence } from '../geofences/geofence.js';
-
-/** The vertex count `buildGeofenceShape` draws circles with. */
-const CIRCLE_VERTICES = 64;
 
 const RINGS = Symbol('rings');
 
@@ -17,7 +14,7 @@ type LeanPolygon = Geofence & { [RINGS]: PackedRings };
 
 // Shared getters (not a closure per fence), so lean fences keep sharing V8 hidden classes.
 function circleGeometry(this: Geofence): PolygonGeometry {
-  return circlePolygon(this.geometryCenter, this.geometryRadius, CIRCLE_VERTICES);
+  return circleFencePolygon(this.geometryCenter, this.geometryRadius);
 }
 
 function polygonGeometry(this: LeanPolygon): PolygonGeometry {

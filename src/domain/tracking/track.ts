@@ -2,6 +2,7 @@ import type { TrackCandidates, TrackIdentity, UserStore } from '../../storage/st
 import type { Clock } from '../clock.js';
 import { geofenceEvents } from '../events/geofence-events.js';
 import { detectTransitions, type GeofenceTransitions } from '../geofences/detect-transitions.js';
+import { tenantKey } from '../tenant.js';
 import type { User } from '../users/user.js';
 import type { GeofenceIndexRegistry } from './geofence-index-registry.js';
 import type { KeyedMutex, Release } from './keyed-mutex.js';
@@ -75,7 +76,7 @@ async function lockTrackedUser(
   req: TrackRequest,
   identity: TrackIdentity,
 ): Promise<{ release: Release; found: TrackCandidates }> {
-  const scope = `${req.tenant.projectId}:${req.tenant.live ? 1 : 0}`;
+  const scope = tenantKey(req.tenant);
   const keys = [`${scope}:d:${identity.deviceId}`];
   if (identity.userId !== null) keys.push(`${scope}:u:${identity.userId}`);
   const releaseIdentity = await deps.mutex.lock(keys);

@@ -8,7 +8,7 @@ import { KeyedMutex } from '../tracking/keyed-mutex.js';
 import { isTripActive, isTripStale, type Trip, type TripOptions } from './trip.js';
 import { type EventOrigin, tripEvents } from './trip-events.js';
 import { expiredTrip, startedTrip, type TripOwner, withStatus } from './trip-lifecycle.js';
-import { TripNavigator } from './trip-navigator.js';
+import { type FenceByTag, TripNavigator } from './trip-navigator.js';
 
 /** Who asks, and the project's expiry window (minutes without an update before a trip expires). */
 export interface TripContext {
@@ -21,6 +21,12 @@ export interface TripDeps {
   users: UserStore;
   geofences: GeofenceStore;
   router: Router;
+  /**
+   * Where each track finds its trip's destination fence: the in-memory geofence index, so that an
+   * ETA costs no store read. Without it, or when it answers null, the store (`geofences`) is read;
+   * API checks always read the store.
+   */
+  fenceByTag?: FenceByTag;
   clock: Clock;
   /** The trip in wire shape, for `user.trip` and event snapshots (the HTTP presenter, injected). */
   snapshot: (trip: Trip) => Record<string, unknown>;
@@ -41,7 +47,7 @@ export class TripEngine {
   private readonly lock = new KeyedMutex();
 
   constructor(readonly deps: TripDeps) {
-    this.navigator = new TripNavigator(deps.geofences, deps.router);
+    this.navigator = new TripNavigator(deps.geofences, deps.router, deps.fenceByTag);
   }
 
   /**

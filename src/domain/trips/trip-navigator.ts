@@ -2,16 +2,24 @@ import type { Position } from '../../geo/types.js';
 import type { Router } from '../../routing/router.js';
 import type { GeofenceStore } from '../../storage/store.js';
 import { invalidParam, notFound } from '../errors.js';
-import { isGeofenceLive } from '../geofences/geofence.js';
+import { type Geofence, isGeofenceLive } from '../geofences/geofence.js';
 import type { Tenant } from '../tenant.js';
 import { hasDestination, type Trip } from './trip.js';
 
+/** A fast lookup of a trip's destination on each update; the store is asked when it answers null. */
+export type FenceByTag = (tenant: Tenant, tag: string, externalId: string) => Promise<Geofence | null>;
+
 /** Finds a trip's destination geofence and its ETA from a point. */
 export class TripNavigator {
+  private readonly fenceByTag: FenceByTag;
+
   constructor(
     private readonly geofences: GeofenceStore,
     private readonly router: Router,
-  ) {}
+    fenceByTag?: FenceByTag,
+  ) {
+    this.fenceByTag = fenceByTag ?? (async () => null);
+  }
 
   /**
    * The trip with `destinationLocation` (the destination geofence's `geometryCenter`, looked up
@@ -21,11 +29,10 @@ export class TripNavigator {
    */
   async withEta(tenant: Tenant, trip: Trip, from: Position | null, now: number): Promise<Trip> {
     if (!hasDestination(trip)) return { ...trip, destinationLocation: null, eta: null };
-    const fence = await this.geofences.getByTag(
-      tenant,
-      trip.destinationGeofenceTag,
-      trip.destinationGeofenceExternalId,
-    );
+    const { destinationGeofenceTag: tag, destinationGeofenceExternalId: externalId } = trip;
+    // A fence the fast lookup does not know (yet: another process wrote it) is asked of the store.
+    const fence =
+      (await this.fenceByTag(tenant, tag, externalId)) ?? (await this.geofences.getByTag(tenant, tag, externalId));
     const destination = fence && isGeofenceLive(fence, now) ? fence.geometryCenter : trip.destinationLocation;
     if (!destination) return { ...trip, eta: null };
     if (!from) return { ...trip, destinationLocation: destination };

@@ -26,18 +26,26 @@ const EXPOSED_HEADERS =
   'x-radar-request-id, x-request-id, ratelimit-limit, ratelimit-remaining, ratelimit-reset, retry-after';
 const METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 
-/** The CORS headers of every response; also used where hooks do not run (malformed URLs). */
-export function applyCorsHeaders(req: FastifyRequest, reply: FastifyReply): void {
+/**
+ * The headers of every response, request id and CORS; also used where hooks do not run (malformed
+ * URLs).
+ */
+export function applyCommonHeaders(req: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', req.id);
+  reply.header('x-radar-request-id', req.id);
   const origin = req.headers.origin;
   reply.header('access-control-allow-origin', origin ?? '*');
   if (origin) reply.header('vary', 'Origin');
   reply.header('access-control-expose-headers', EXPOSED_HEADERS);
 }
 
-/** Synchronous: every request runs it, and an async hook costs a promise and a microtask per request. */
+/**
+ * Sets the common headers and answers preflights. Synchronous: every request runs it, and an async
+ * hook costs a promise and a microtask per request.
+ */
 export function registerCors(app: FastifyInstance): void {
   app.addHook('onRequest', (req, reply, done) => {
-    applyCorsHeaders(req, reply);
+    applyCommonHeaders(req, reply);
     if (req.method !== 'OPTIONS') return done();
     // Answered here without calling done: no later hook or handler runs.
     answerPreflight(req, reply);

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
-import { applyCorsHeaders } from './cors.js';
+import { applyCommonHeaders } from './cors.js';
 
 /** Fastify's own failures that are the client's doing, mapped to the spec's error body. */
 const CLIENT_ERRORS: Record<string, { status: number; param: string; message: string }> = {
@@ -65,8 +65,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
  * shape, without CORS or request id headers.
  */
 export function renderFrameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
-  applyCorsHeaders(req, reply);
-  reply.header('x-request-id', req.id).header('x-radar-request-id', req.id);
+  applyCommonHeaders(req, reply);
   const message =
     err.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? 'path has a segment that is too long.'

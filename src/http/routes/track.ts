@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseRangedBeacons } from '../../domain/beacons/ranged-beacons.js';
 import { ApiError, invalidParam } from '../../domain/errors.js';
@@ -6,7 +7,7 @@ import type { TrackRequest, TrackResult } from '../../domain/tracking/track-requ
 import type { DeviceType } from '../../domain/users/user.js';
 import type { RateRule } from '../../ratelimit/rate-limiter.js';
 import type { AppDeps } from '../context.js';
-import { defineRoute } from '../define-route.js';
+import { defineRoute, JsonText } from '../define-route.js';
 import {
   bool,
   datetime,
@@ -21,10 +22,14 @@ import {
 } from '../params/index.js';
 import { applyRateHeaders, rateLimited } from '../plugins/auth.js';
 import { presentEvent } from '../presenters/event-presenter.js';
-import { presentGeofence } from '../presenters/geofence-presenter.js';
+import { GeofenceJson } from '../presenters/geofence-json.js';
 import { presentUser } from '../presenters/user-presenter.js';
 
 const DEVICE_TYPES = ['iOS', 'Android', 'Web'] as const;
+
+/** Printed where the user's `geofences` array goes; random, so no client-sent text can match it. */
+const FENCES_MARKER = [`fences:${randomUUID()}`];
+const FENCES_MARKER_JSON = JSON.stringify(FENCES_MARKER);
 
 /** Every body rule of the spec; any other field (source, sdkVersion, speed, ...) is ignored. */
 export const trackBody = {
@@ -73,10 +78,16 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
     applyRateHeaders(reply, decision);
     if (!decision.allowed) throw rateLimited(decision);
   };
+  // The fences a user is in come from the tracking index, the same objects track after track: their
+  // text is printed once per fence version, and spliced into the user's where the marker was printed.
+  const fenceJson = new GeofenceJson({ geometry: false });
   const present = (r: TrackResult) => {
-    const now = clock.now();
-    const geofences = r.inside.map((g) => presentGeofence(g, now, { geometry: false }));
-    return { events: r.events.map(presentEvent), user: presentUser(r.user, geofences, r.userFields) };
+    const user = JSON.stringify(presentUser(r.user, FENCES_MARKER, r.userFields));
+    const at = user.indexOf(FENCES_MARKER_JSON);
+    const fences = fenceJson.list(r.inside, clock.now());
+    const userText = user.slice(0, at) + fences + user.slice(at + FENCES_MARKER_JSON.length);
+    const events = JSON.stringify(r.events.map(presentEvent));
+    return new JsonText(`{"meta":{"code":200},"events":${events},"user":${userText}}`);
   };
 
   defineRoute(

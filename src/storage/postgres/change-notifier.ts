@@ -4,6 +4,11 @@ import type { Tenant } from '../../domain/tenant.js';
 import type { StoreChange } from '../store.js';
 
 const CHANNEL = 'whereabouts_changes';
+/**
+ * Every write of a user row (user-near-cache.ts), on a channel of its own: it is heard only by
+ * processes that keep users in memory, and never reaches the `subscribe` listeners.
+ */
+export const USERS_CHANNEL = 'whereabouts_users';
 
 /**
  * Cross-process cache invalidation over LISTEN/NOTIFY: every write names what changed, and every
@@ -12,7 +17,11 @@ const CHANNEL = 'whereabouts_changes';
 export class ChangeNotifier {
   private readonly origin = randomUUID();
   private readonly listeners = new Set<(change: StoreChange) => void>();
+  private readonly userListeners = new Set<(payload: string) => void>();
   private listenClient: pg.PoolClient | undefined;
+  /** LISTEN on USERS_CHANNEL in place on `listenClient` (a new connection needs it again). */
+  private usersListening: Promise<void> | undefined;
+  private connecting: Promise<void> | undefined;
   private closed = false;
 
   constructor(private readonly pool: pg.Pool) {}
@@ -29,16 +38,34 @@ export class ChangeNotifier {
     return () => this.listeners.delete(listener);
   }
 
-  private async listen(): Promise<void> {
+  /**
+   * Connects and listens, once at a time: a second connection begun while the first connects (a
+   * subscriber and `ready` at start-up) would never be released, and `close` would wait for it.
+   */
+  private listen(): Promise<void> {
+    this.connecting ??= this.connectAndListen().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async connectAndListen(): Promise<void> {
     const client = await this.pool.connect();
     this.listenClient = client;
     let released = false;
     const drop = () => {
-      if (this.listenClient === client) this.listenClient = undefined;
+      if (this.listenClient === client) {
+        this.listenClient = undefined;
+        this.usersListening = undefined;
+      }
       if (!released) client.release(true);
       released = true;
     };
     client.on('notification', (msg) => {
+      if (msg.channel === USERS_CHANNEL && msg.payload) {
+        for (const l of this.userListeners) l(msg.payload);
+        return;
+      }
       if (msg.channel !== CHANNEL || !msg.payload) return;
       const p = JSON.parse(msg.payload) as { o: string; k: StoreChange['kind']; p?: string; l?: boolean; i?: string };
       if (p.o === this.origin) return;
@@ -56,10 +83,35 @@ export class ChangeNotifier {
     });
     try {
       await client.query(`LISTEN ${CHANNEL}`);
+      if (this.userListeners.size > 0) await this.listenUsers();
     } catch (err) {
       drop();
       throw err;
     }
+  }
+
+  /**
+   * Calls `listener` with the payload of every user write notified from now on, by any process, this
+   * one included, in commit order. Resolves once LISTEN is in place: a read made after it sees every
+   * write that is not announced to the listener.
+   */
+  async subscribeUsers(listener: (payload: string) => void): Promise<void> {
+    this.userListeners.add(listener);
+    await this.ready();
+    await this.listenUsers();
+  }
+
+  private listenUsers(): Promise<void> {
+    const client = this.listenClient;
+    if (!client) return Promise.reject(new Error('not listening'));
+    this.usersListening ??= client.query(`LISTEN ${USERS_CHANNEL}`).then(
+      () => {},
+      (err: unknown) => {
+        if (this.listenClient === client) this.usersListening = undefined;
+        throw err;
+      },
+    );
+    return this.usersListening;
   }
 
   private relisten(delayMs: number): void {
@@ -78,6 +130,11 @@ export class ChangeNotifier {
 
   private emit(change: StoreChange): void {
     for (const l of this.listeners) l(change);
+  }
+
+  /** The backend pid of the LISTEN connection, while there is one. */
+  listenerPid(): number | undefined {
+    return (this.listenClient as (pg.PoolClient & { processID?: number }) | undefined)?.processID;
   }
 
   /** Resolves once LISTEN is in place (tests wait for it before writing from another process). */

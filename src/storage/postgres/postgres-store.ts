@@ -26,7 +26,7 @@ export class PostgresStore implements Store {
   constructor(readonly pool: pg.Pool) {
     this.notifier = new ChangeNotifier(pool);
     this.projects = new PostgresProjectStore(pool, this.notifier);
-    this.users = new PostgresUserStore(pool);
+    this.users = new PostgresUserStore(pool, this.notifier);
     this.geofences = new PostgresGeofenceStore(pool, this.notifier);
     this.beacons = new PostgresBeaconStore(pool);
     this.settings = new PostgresSettingsStore(pool);

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { announceUserWrite } from './user-near-cache.js';
 
 /**
  * SQL-level prepared statements (`PREPARE` once per connection, `EXECUTE` with literal arguments) for
@@ -10,9 +11,11 @@ import type pg from 'pg';
 const STATEMENTS = {
   // The track's session setting and its locks on the identity (device, then user: a fixed order, so
   // two tracks never wait on each other crosswise), in one statement of their own: every later
-  // statement reads after they are held. A null userId takes no lock (the function is strict).
-  wb_track_begin: `(text, text) AS
+  // statement reads after they are held. A null userId takes no lock (the function is strict). First
+  // the tenant's watch lock, shared (`watchLockKey`: a new watcher waits for the writes in flight).
+  wb_track_begin: `(text, text, text) AS
     SELECT set_config('plan_cache_mode', 'force_generic_plan', true),
+      pg_advisory_xact_lock_shared(hashtextextended($3, 0)),
       pg_advisory_xact_lock(hashtextextended($1, 0)), pg_advisory_xact_lock(hashtextextended($2, 0))`,
   // Every read of a track, in one statement; rows are told apart by k.
   // 'u', 'd': the candidates, newest first, locked: by userId; by deviceId only when no user has the
@@ -54,14 +57,18 @@ const STATEMENTS = {
   // Every write of a track, in one statement: the user row; its memberships (those it left deleted,
   // the others inserted or given the user's new updated_at; the two sets are disjoint, so the order
   // in which PostgreSQL runs the parts does not matter); its events. Memberships come from the
-  // user's document and events from one JSON array, so the API quotes each document once.
-  // Params: id, project, live, userId, deviceId, createdAt, updatedAt, location, user doc, events.
-  wb_track_write: `(text, text, boolean, text, text, bigint, bigint, geography, jsonb, jsonb) AS
+  // user's document and events from one JSON array, so the API quotes each document once. It returns
+  // the row's new version and announces it to the processes that keep users (user-near-cache.ts).
+  // Params: id, project, live, userId, deviceId, createdAt, updatedAt, location, user doc, events,
+  // the announcement without its version (`userChangePrefix`).
+  wb_track_write: `(text, text, boolean, text, text, bigint, bigint, geography, jsonb, jsonb, text) AS
     WITH upsert AS (
       INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, location, doc)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
       ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, device_id = excluded.device_id,
-        updated_at = excluded.updated_at, location = excluded.location, doc = excluded.doc),
+        updated_at = excluded.updated_at, location = excluded.location, doc = excluded.doc,
+        version = users.version + 1
+      RETURNING version),
     memberships AS (SELECT DISTINCT m->>'geofenceId' AS geofence_id FROM jsonb_array_elements($9->'geofences') m),
     left_fences AS (
       DELETE FROM user_geofences WHERE user_pk = $1
@@ -70,11 +77,13 @@ const STATEMENTS = {
       INSERT INTO user_geofences (project_id, live, geofence_id, user_pk, updated_at)
       SELECT $2, $3, geofence_id, $1, $7 FROM memberships
       ON CONFLICT (user_pk, geofence_id) DO UPDATE SET project_id = excluded.project_id, live = excluded.live,
-        updated_at = excluded.updated_at)
-    INSERT INTO events (id, project_id, live, type, user_pk, user_id, created_at, doc)
-    SELECT e->>'id', e->>'projectId', (e->>'live')::boolean, e->>'type', e->'user'->>'id', e->'user'->>'userId',
-      (e->>'createdAt')::bigint, e
-    FROM jsonb_array_elements($10) e`,
+        updated_at = excluded.updated_at),
+    written AS (
+      INSERT INTO events (id, project_id, live, type, user_pk, user_id, created_at, doc)
+      SELECT e->>'id', e->>'projectId', (e->>'live')::boolean, e->>'type', e->'user'->>'id', e->'user'->>'userId',
+        (e->>'createdAt')::bigint, e
+      FROM jsonb_array_elements($10) e)
+    SELECT version, ${announceUserWrite('$2', '$3', "$11 || version || ']'")} AS announced FROM upsert`,
 } as const;
 
 export type PreparedName = keyof typeof STATEMENTS;

@@ -1,25 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { makeCircleGeofence } from '../../../test/helpers/fixtures.js';
-import { SqliteStore } from './sqlite-store.js';
+import { withSqliteStore } from '../../../test/helpers/sqlite-store.js';
+import type { SqliteStore } from './sqlite-store.js';
 
 const tenant = { projectId: 'p1', live: false };
 
 for (const writerThread of [true, false]) {
   describe(`SqliteGeofenceStore.upsert (${writerThread ? 'writer thread' : 'group commit on the event loop'})`, () => {
-    const withStore = async (fn: (store: SqliteStore) => Promise<void>) => {
-      const dir = mkdtempSync(join(tmpdir(), 'geofence-store-'));
-      const store = SqliteStore.open(dir, { writerThread });
-      try {
-        await fn(store);
-      } finally {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      }
-    };
+    const withStore = (fn: (store: SqliteStore) => Promise<void>) => withSqliteStore(fn, { writerThread });
 
     it('given a new id for a stored tag, keeps the stored id and createdAt', async () => {
       await withStore(async (store) => {

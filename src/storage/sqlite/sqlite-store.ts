@@ -106,7 +106,10 @@ export class SqliteStore implements Store {
     const log = this.commitLogSince(this.seenSeq);
     const foreign = log.foreign > 0 || (log.first !== null && log.first > this.seenSeq + 1);
     this.seenSeq = Math.max(this.seenSeq, log.last);
-    if (foreign) for (const l of this.listeners) l({ kind: 'unknown' });
+    if (!foreign) return;
+    this.trips.forgetCached();
+    this.users.forgetCached();
+    for (const l of this.listeners) l({ kind: 'unknown' });
   }
 
   /**

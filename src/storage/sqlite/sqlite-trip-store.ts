@@ -1,5 +1,6 @@
+import { setBounded } from '../../cache/bounded-map.js';
 import type { Page } from '../../domain/pagination.js';
-import type { Tenant } from '../../domain/tenant.js';
+import { type Tenant, tenantKey } from '../../domain/tenant.js';
 import { isTripActive, type Trip, type TripLocation } from '../../domain/trips/trip.js';
 import type { TripListQuery, TripStore, TripWrite } from '../store.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
@@ -8,8 +9,20 @@ import { eventRowOps } from './sqlite-event-store.js';
 import type { OpsCommitter, WriteOp } from './write-ops.js';
 
 const TENANT = 'project_id = @p AND live = @l';
+const BUSY_RECHECK_MS = 1000;
 
 export class SqliteTripStore implements TripStore {
+  /**
+   * Tenants known to have no active trip. Most projects track without trips, and every track asks
+   * for its user's active trip: for these tenants it is answered without a store read. A tenant is
+   * added by a read that found none while no trip write of this store was in flight, and dropped by
+   * any trip write (before it is queued) and by another process's commit (`forgetCached`).
+   */
+  private readonly withoutActive = new Set<string>();
+  private writesInFlight = 0;
+  /** When a tenant was last found with active trips: its users without one do not ask again for a second. */
+  private readonly busySince = new Map<string, number>();
+
   constructor(
     private readonly db: SqliteDb,
     /** Trips are saved on every track of a trip: their writes share the tracks' group commits. */
@@ -34,8 +47,10 @@ export class SqliteTripStore implements TripStore {
   ): Promise<Trip | null> {
     // A null parameter matches nothing (`= NULL`), so an owner without an id skips that branch. A
     // trip named by a userId belongs to whoever tracks with that userId, not to a device.
+    const key = tenantKey(tenant);
+    if (this.withoutActive.has(key)) return null;
     const active = `FROM trips WHERE ${TENANT} AND active = 1`;
-    return this.one(
+    const trip = await this.one(
       `SELECT doc FROM (
          SELECT doc, 0 AS k, created_at ${active} AND user_pk = @u
          UNION ALL SELECT doc, 1, created_at ${active} AND user_pk IS NULL AND user_id = @uid
@@ -44,10 +59,35 @@ export class SqliteTripStore implements TripStore {
       tenant,
       { u: owner.userPk, uid: owner.userId, d: owner.deviceId },
     );
+    if (trip === null && this.writesInFlight === 0) this.noteIdle(tenant, key);
+    return trip;
   }
 
   async save(trip: Trip, write: TripWrite = {}): Promise<void> {
-    await this.commits.commitOps(tripOps(trip, write));
+    this.withoutActive.delete(tenantKey(trip));
+    this.writesInFlight++;
+    try {
+      await this.commits.commitOps(tripOps(trip, write));
+    } finally {
+      this.writesInFlight--;
+    }
+  }
+
+  /** Another process committed: it may have started trips. */
+  forgetCached(): void {
+    this.withoutActive.clear();
+  }
+
+  private noteIdle(tenant: Tenant, key: string): void {
+    const now = Date.now();
+    if (now - (this.busySince.get(key) ?? Number.NEGATIVE_INFINITY) < BUSY_RECHECK_MS) return;
+    const any = statement(this.db, `SELECT 1 FROM trips WHERE ${TENANT} AND active = 1 LIMIT 1`).get(
+      tenantParams(tenant),
+    );
+    if (any === undefined) {
+      this.withoutActive.add(key);
+      this.busySince.delete(key);
+    } else setBounded(this.busySince, key, now, 10_000);
   }
 
   async locations(tenant: Tenant, tripIds: string[]): Promise<Map<string, TripLocation[]>> {

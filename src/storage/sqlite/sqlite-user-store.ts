@@ -5,6 +5,7 @@ import type { Position } from '../../geo/types.js';
 import type { TrackCandidates, TrackIdentity, TrackWrite, UserLocation, UserStore } from '../store.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
+import { type IdentityColumn, RecentUsers } from './recent-users.js';
 import { eventRowOps } from './sqlite-event-store.js';
 import { type OpsCommitter, runOps, type WriteOp } from './write-ops.js';
 
@@ -19,6 +20,8 @@ export const USER_BY_ANY_ID = `SELECT doc FROM (
   ) ORDER BY k, updated_at DESC LIMIT 1`;
 
 export class SqliteUserStore implements UserStore {
+  readonly #recent = new RecentUsers();
+
   constructor(
     private readonly db: SqliteDb,
     /** Shared with the trip store, so a track's user and trip writes ride the same commits. */
@@ -43,12 +46,19 @@ export class SqliteUserStore implements UserStore {
   }
 
   async save(user: User): Promise<void> {
+    this.#recent.clear();
     writeTransaction(this.db, () => runOps(this.db, userRowsOps(user)));
+  }
+
+  /** Another process committed: users it wrote may be newer than those remembered. */
+  forgetCached(): void {
+    this.#recent.clear();
   }
 
   async delete(tenant: Tenant, id: string): Promise<boolean> {
     const user = await this.get(tenant, id);
     if (!user) return false;
+    this.#recent.clear();
     writeTransaction(this.db, () => {
       statement(this.db, 'DELETE FROM user_geofences WHERE user_pk = ?').run(user.id);
       statement(this.db, 'DELETE FROM users WHERE id = ?').run(user.id);
@@ -73,13 +83,18 @@ export class SqliteUserStore implements UserStore {
     return { byUserId: null, byDeviceId: this.newestWith(tenant, 'device_id', identity.deviceId) };
   }
 
-  private newestWith(tenant: Tenant, column: 'user_id' | 'device_id', value: string): User | null {
+  private newestWith(tenant: Tenant, column: IdentityColumn, value: string): User | null {
+    const recent = this.#recent.get(tenant, column, value);
+    if (recent !== undefined) return JSON.parse(recent) as User;
     const row = statement(
       this.db,
       // `+updated_at` keeps the planner on the identity index; sorting by users_page would scan the tenant.
       `SELECT doc FROM users WHERE project_id = ? AND live = ? AND ${column} = ? ORDER BY +updated_at DESC LIMIT 1`,
     ).get(tenant.projectId, tenant.live ? 1 : 0, value) as { doc: string } | undefined;
-    return row ? (JSON.parse(row.doc) as User) : null;
+    if (!row) return null;
+    const user = JSON.parse(row.doc) as User;
+    this.#recent.found(tenant, column, value, user.id, row.doc);
+    return user;
   }
 
   /**
@@ -95,7 +110,9 @@ export class SqliteUserStore implements UserStore {
     const found = known ?? (await this.findTrackCandidates(tenant, identity));
     const { user, events, result } = await compute(found);
     const before = [found.byUserId, found.byDeviceId].find((u) => u?.id === user.id)?.geofences ?? null;
-    await this.tracks.commitOps([...trackedUserOps(user, before), ...eventRowOps(events)]);
+    const doc = JSON.stringify(user);
+    await this.tracks.commitOps([...trackedUserOps(user, before, doc), ...eventRowOps(events)]);
+    this.#recent.written(user, doc);
     return result;
   }
 
@@ -127,13 +144,13 @@ export class SqliteUserStore implements UserStore {
  * Writes a tracked user; membership rows are rewritten only when the set of fences changed, else
  * just re-stamped (they page by the user's updatedAt). `before` is null for a user not yet stored.
  */
-function trackedUserOps(user: User, before: GeofenceMembership[] | null): WriteOp[] {
+function trackedUserOps(user: User, before: GeofenceMembership[] | null, doc: string): WriteOp[] {
   const same =
     before !== null &&
     before.length === user.geofences.length &&
     before.every((m, i) => m.geofenceId === user.geofences[i]?.geofenceId);
-  if (!same) return userRowsOps(user, before !== null);
-  const ops = [userRowOp(user)];
+  if (!same) return userRowsOps(user, before !== null, doc);
+  const ops = [userRowOp(user, doc)];
   if (user.geofences.length > 0) {
     ops.push({ sql: 'UPDATE user_geofences SET updated_at = ? WHERE user_pk = ?', params: [user.updatedAt, user.id] });
   }
@@ -141,9 +158,9 @@ function trackedUserOps(user: User, before: GeofenceMembership[] | null): WriteO
 }
 
 /** The user row and its membership rows, replacing what was stored (`stored`: there may be some). */
-export function userRowsOps(user: User, stored = true): WriteOp[] {
+export function userRowsOps(user: User, stored = true, doc = JSON.stringify(user)): WriteOp[] {
   const live = user.live ? 1 : 0;
-  const ops = [userRowOp(user)];
+  const ops = [userRowOp(user, doc)];
   if (stored) ops.push({ sql: 'DELETE FROM user_geofences WHERE user_pk = ?', params: [user.id] });
   for (const m of user.geofences) {
     ops.push({
@@ -154,7 +171,7 @@ export function userRowsOps(user: User, stored = true): WriteOp[] {
   return ops;
 }
 
-function userRowOp(user: User): WriteOp {
+function userRowOp(user: User, doc: string): WriteOp {
   return {
     sql: `INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, doc)
      VALUES (@id, @p, @l, @userId, @deviceId, @createdAt, @updatedAt, @doc)
@@ -168,7 +185,7 @@ function userRowOp(user: User): WriteOp {
       deviceId: user.deviceId,
       createdAt: user.createdAt,
       updatedAt: user.updatedAt,
-      doc: JSON.stringify(user),
+      doc,
     },
   };
 }

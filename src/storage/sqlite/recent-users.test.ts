@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { makeUser } from '../../../test/helpers/fixtures.js';
+import { withSqliteStore } from '../../../test/helpers/sqlite-store.js';
+import type { User } from '../../domain/users/user.js';
+import { RecentUsers } from './recent-users.js';
+import { SqliteStore } from './sqlite-store.js';
+
+const tenant = { projectId: 'p1', live: false };
+
+/** Writes `user` as a track does (the store's own read of its candidates, then the write). */
+async function track(store: SqliteStore, user: User): Promise<void> {
+  const identity = { userId: user.userId, deviceId: user.deviceId! };
+  await store.users.trackUpdate(tenant, identity, async () => ({ user, events: [], result: undefined }));
+}
+
+const byDevice = async (store: SqliteStore, deviceId: string) =>
+  (await store.users.findTrackCandidates(tenant, { userId: null, deviceId })).byDeviceId?.id ?? null;
+
+describe('SqliteUserStore: users remembered by identity stay the newest stored', () => {
+  it('follows a device to the newer user that another userId made on it', async () => {
+    await withSqliteStore(async (store) => {
+      await track(store, makeUser(tenant, { id: 'a', deviceId: 'd1', updatedAt: 1000 }));
+      assert.equal(await byDevice(store, 'd1'), 'a');
+      assert.equal(await byDevice(store, 'd1'), 'a', 'remembered');
+      await track(store, makeUser(tenant, { id: 'b', userId: 'u-b', deviceId: 'd1', updatedAt: 2000 }));
+      assert.equal(await byDevice(store, 'd1'), 'b');
+    });
+  });
+
+  it('forgets a device its user moved away from, and sees the moved user under its new device', async () => {
+    await withSqliteStore(async (store) => {
+      await track(store, makeUser(tenant, { id: 'a', userId: 'u-a', deviceId: 'd1', updatedAt: 1000 }));
+      assert.equal(await byDevice(store, 'd1'), 'a');
+      const moved = makeUser(tenant, { id: 'a', userId: 'u-a', deviceId: 'd2', updatedAt: 2000 });
+      await track(store, moved);
+      assert.equal(await byDevice(store, 'd1'), null);
+      assert.equal(await byDevice(store, 'd2'), 'a');
+      const byUserId = await store.users.findTrackCandidates(tenant, { userId: 'u-a', deviceId: 'd2' });
+      assert.equal(byUserId.byUserId?.deviceId, 'd2', 'the userId entry carries the last write');
+    });
+  });
+
+  it("answers with another process's write once the change poll has seen it", async () => {
+    await withSqliteStore(async (store, dir) => {
+      const unfollow = store.onExternalChange(() => {});
+      await track(store, makeUser(tenant, { id: 'a', deviceId: 'd1', updatedAt: 1000 }));
+      assert.equal(await byDevice(store, 'd1'), 'a');
+      const other = SqliteStore.open(dir);
+      try {
+        await track(other, makeUser(tenant, { id: 'b', userId: 'u-b', deviceId: 'd1', updatedAt: 2000 }));
+      } finally {
+        await other.close();
+      }
+      store.syncExternalChanges();
+      assert.equal(await byDevice(store, 'd1'), 'b');
+      unfollow();
+    });
+  });
+
+  it('forgets a deleted user', async () => {
+    await withSqliteStore(async (store) => {
+      await track(store, makeUser(tenant, { id: 'a', deviceId: 'd1', updatedAt: 1000 }));
+      assert.equal(await byDevice(store, 'd1'), 'a');
+      assert.equal(await store.users.delete(tenant, 'a'), true);
+      assert.equal(await byDevice(store, 'd1'), null);
+    });
+  });
+});
+
+describe('RecentUsers when full', () => {
+  it('forgets a user with all its identities, so no entry outlives what a write can correct', () => {
+    const recent = new RecentUsers(2);
+    recent.found(tenant, 'device_id', 'd1', 'x', '{"id":"x"}');
+    recent.found(tenant, 'device_id', 'd2', 'y', '{"id":"y"}');
+    recent.found(tenant, 'user_id', 'u1', 'x', '{"id":"x"}');
+    assert.equal(recent.get(tenant, 'user_id', 'u1'), '{"id":"x"}');
+    // A third user: x is the oldest user remembered, and goes with u1, its newer entry.
+    recent.found(tenant, 'device_id', 'd3', 'z', '{"id":"z"}');
+    assert.equal(recent.get(tenant, 'user_id', 'u1'), undefined);
+    assert.equal(recent.get(tenant, 'device_id', 'd3'), '{"id":"z"}');
+    recent.written(makeUser(tenant, { id: 'z', deviceId: 'd3', updatedAt: 5 }), '{"id":"z","v":2}');
+    assert.equal(recent.get(tenant, 'device_id', 'd3'), '{"id":"z","v":2}', 'a write refreshes what remains');
+  });
+});
