@@ -1,5 +1,6 @@
 import { compose } from '../compose.js';
 import type { Config } from '../config.js';
+import type { ProjectService } from '../domain/projects/project-service.js';
 import type { LivePack } from '../geodata/live-pack.js';
 import { formatImportSummary } from '../geodata/manifest.js';
 import { buildWorldPack } from './import-command.js';
@@ -8,8 +9,27 @@ import { buildWorldPack } from './import-command.js';
 export async function serveCommand(config: Config): Promise<number> {
   const { app, deps, close } = await compose(config);
   await ensureWorldPack(deps.geodata);
-  if ((await deps.services.projects.list()).length === 0) {
-    const { keys } = await deps.services.projects.create('default');
+  await createDefaultProject(deps.services.projects);
+  await app.listen({ host: config.host, port: config.port });
+  const stop = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  return -1;
+}
+
+/**
+ * A first start makes a project so the server is usable at once, and shows its keys. Processes
+ * started together on an empty database race to make it: the name is unique, one wins, and the
+ * others start without showing keys.
+ */
+async function createDefaultProject(projects: ProjectService): Promise<void> {
+  if ((await projects.list()).length > 0) return;
+  try {
+    const { keys } = await projects.create('default');
     process.stdout.write(
       [
         'Created project "default". Its keys are shown only this once:',
@@ -20,16 +40,9 @@ export async function serveCommand(config: Config): Promise<number> {
         '',
       ].join('\n'),
     );
+  } catch (err) {
+    if ((await projects.list()).length === 0) throw err;
   }
-  await app.listen({ host: config.host, port: config.port });
-  const stop = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
-    await close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  return -1;
 }
 
 /**
