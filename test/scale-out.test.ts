@@ -325,6 +325,18 @@ describe('an API process while PostgreSQL or Redis is unreachable', { skip }, ()
     serve = await startServe(env);
   });
 
+  /** Requests counted in the usage table (the test schema, read directly). */
+  const usageTotal = async () => {
+    const client = new pg.Client({ connectionString: direct.DATABASE_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ n: string }>('SELECT COALESCE(SUM(count), 0) AS n FROM usage');
+      return Number(rows[0]!.n);
+    } finally {
+      await client.end();
+    }
+  };
+
   after(async () => {
     await serve?.stop();
     await db?.down();
@@ -349,6 +361,9 @@ describe('an API process while PostgreSQL or Redis is unreachable', { skip }, ()
   });
 
   it('PostgreSQL down: /readyz 503 and the process keeps running; it recovers, notifications too', async () => {
+    // Usage so far has been flushed (once a second); the outage's one counted request is added after it.
+    await new Promise((r) => setTimeout(r, 1500));
+    const countedBefore = await usageTotal();
     await db.down();
     const ready = await get('/readyz');
     assert.equal(ready.status, 503);
@@ -357,9 +372,16 @@ describe('an API process while PostgreSQL or Redis is unreachable', { skip }, ()
     const refused = await get('/v1/geofences?limit=1', keys.secret);
     assert.equal(refused.status, 503, JSON.stringify(refused.body));
     assert.equal(refused.headers.get('retry-after'), '1');
+    // A usage flush fails meanwhile (it once crashed the process with an unhandled rejection).
+    await new Promise((r) => setTimeout(r, 1500));
     assert.equal(serve.child.exitCode, null, 'the process is still up');
+    assert.equal((await get('/readyz')).status, 503);
     await db.up();
     await until('ready again', async () => (await get('/readyz')).status === 200);
+    await until(
+      'the request counted during the outage is stored',
+      async () => (await usageTotal()) === countedBefore + 1,
+    );
     assert.equal((await get('/v1/geofences?limit=1', keys.secret)).status, 200);
     // LISTEN is back on a new connection: a fence written by another process reaches this one's index.
     const spot = offset(BROOKLYN, 9000, 9000);

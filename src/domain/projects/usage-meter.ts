@@ -32,7 +32,9 @@ export class UsageMeter {
     private readonly store: UsageStore,
     flushEveryMs = 1000,
   ) {
-    this.timer = setInterval(() => void this.flush(), flushEveryMs);
+    // A failed flush (the database is unreachable) keeps its counts for the next one; the outage
+    // itself is reported by /readyz and by the requests that need the store.
+    this.timer = setInterval(() => this.flush().catch(() => {}), flushEveryMs);
     this.timer.unref();
   }
 
@@ -60,11 +62,21 @@ export class UsageMeter {
     return total;
   }
 
+  /** Adds the pending counts to the store; when that fails they stay pending, added to later ones. */
   async flush(): Promise<void> {
     if (this.pending.size === 0) return;
-    const rows = [...this.pending.values()];
+    const flushing = this.pending;
     this.pending = new Map();
-    await this.store.add(rows);
+    try {
+      await this.store.add([...flushing.values()]);
+    } catch (err) {
+      for (const [key, row] of flushing) {
+        const later = this.pending.get(key);
+        if (later) later.count += row.count;
+        else this.pending.set(key, row);
+      }
+      throw err;
+    }
   }
 
   async close(): Promise<void> {
