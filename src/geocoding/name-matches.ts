@@ -73,12 +73,16 @@ export function bestNameMatches(
   // verdicts cost a pass over every area pair: a name with fewer places leaves the check to `pickBest`.
   const early = opts.qualifiers.length > 0 && Math.max(to - from, pTo - pFrom) >= EARLY_QUALIFIER_CHECK;
   const slots = early ? entryAreaSlots(pack) : undefined;
-  const qualified = slots ? qualifiedSlots(pack, opts.qualifiers, opts.qualifierPrefix === true) : undefined;
+  // The verdicts are only made once a place is met: candidates that are all ZIP codes (`11427`) need none.
+  let qualified: Uint8Array | undefined;
   let dropped = 0;
   const add = (entry: number, tierWeight: number) => {
-    if (slots && slots[entry] !== 0 && qualified![slots[entry]!] === 0) {
-      dropped++;
-      return;
+    if (slots && slots[entry] !== 0) {
+      qualified ??= qualifiedSlots(pack, opts.qualifiers, opts.qualifierPrefix === true);
+      if (qualified[slots[entry]!] === 0) {
+        dropped++;
+        return;
+      }
     }
     const flags = names.flags[entry]!;
     const weight = flags & NameFlag.alternate ? tierWeight - ALTERNATE_PENALTY : tierWeight;
@@ -192,7 +196,8 @@ function passing(
   // Most candidates are places, whose qualifier words depend only on their area pair: the qualifiers are
   // answered per pair from the words' postings, the layer and country filters per place when given.
   const slots = opts.qualifiers.length > 0 ? entryAreaSlots(pack) : undefined;
-  const qualified = slots ? qualifiedSlots(pack, opts.qualifiers, opts.qualifierPrefix === true) : undefined;
+  // Made when the first place is met (see `bestNameMatches`): ZIP and area candidates need no verdicts.
+  let qualified: Uint8Array | undefined;
   const perPlace = opts.layers !== undefined || opts.country !== undefined;
   let n = 0;
   for (let k = 0; k < from.length; k++) {
@@ -205,7 +210,8 @@ function passing(
       if (accepts(pack, entity, opts, memo)) out[n++] = c;
       continue;
     }
-    if (qualified![slot] === 1 && (!perPlace || accepts(pack, entity, { ...opts, qualifiers: [] }, memo))) out[n++] = c;
+    qualified ??= qualifiedSlots(pack, opts.qualifiers, opts.qualifierPrefix === true);
+    if (qualified[slot] === 1 && (!perPlace || accepts(pack, entity, { ...opts, qualifiers: [] }, memo))) out[n++] = c;
   }
   return out.subarray(0, n);
 }
