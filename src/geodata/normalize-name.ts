@@ -18,6 +18,25 @@ const SPECIAL_LETTERS: Readonly<Record<string, string>> = {
  * name written only in them gives the empty string.
  */
 export function normalizeName(text: string): string {
+  // Most text is ASCII (every query of an address form, every street name): one pass over its characters,
+  // a quarter of the cost of the decomposition and four regular expressions, which fold it the same way.
+  let out = '';
+  let gap = false;
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 0x80) return foldedName(text);
+    if (c >= 65 && c <= 90) c += 32;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+      if (gap && out.length > 0) out += ' ';
+      gap = false;
+      out += String.fromCharCode(c);
+    } else if (c !== 39 && c !== 96) gap = true; // apostrophes and backticks vanish; the rest split words
+  }
+  return out;
+}
+
+/** {@link normalizeName} of any text, by Unicode decomposition. Exported for the tests. */
+export function foldedName(text: string): string {
   const folded = text
     .toLowerCase()
     .normalize('NFKD')
