@@ -1,6 +1,5 @@
 import { destinationAt, destinationBasis, normalizeLongitude } from './distance-meters.js';
 import type { PolygonGeometry, Position, Ring } from './types.js';
-import { unwrapRing } from './unwrap-ring.js';
 
 /**
  * A polygon approximating the spherical circle of `radiusMeters` around `center` (`[lon, lat]`,
@@ -28,14 +27,18 @@ export function circlePolygon(center: Position, radiusMeters: number, vertices =
   if (!Number.isInteger(vertices) || vertices < 3) throw new RangeError('vertices must be an integer of at least 3');
   const centerLon = normalizeLongitude(center[0]);
   const origin: Position = [centerLon, Math.max(-90, Math.min(90, center[1]))];
-  const samples: Ring = [];
+  const ring: Ring = [];
   const basis = destinationBasis(origin, radiusMeters);
+  let previousLon = 0;
   for (let i = 0; i <= vertices; i++) {
     // Bearings turn clockwise on a map, so walking them backwards draws the ring counter-clockwise.
     const p = destinationAt(basis, (-360 * i) / vertices);
-    samples.push([centerLon + normalizeLongitude(p[0] - centerLon), p[1]]);
+    const lon = centerLon + normalizeLongitude(p[0] - centerLon);
+    // `unwrapRing`'s step, done here on the position just made rather than on a copy of the ring.
+    p[0] = i === 0 ? lon : lon - 360 * Math.round((lon - previousLon) / 360);
+    previousLon = p[0];
+    ring.push(p);
   }
-  const ring = unwrapRing(samples);
   const first = ring[0]!;
   const winding = Math.round((ring[vertices]![0] - first[0]) / 360);
   if (winding === 0) {
@@ -59,11 +62,14 @@ const FENCE_PRECISION = 1e6;
  */
 export function circleFencePolygon(center: Position, radiusMeters: number): PolygonGeometry {
   const polygon = circlePolygon(center, radiusMeters, FENCE_VERTICES);
-  const round = (x: number) => Math.round(x * FENCE_PRECISION) / FENCE_PRECISION;
-  return {
-    type: 'Polygon',
-    coordinates: polygon.coordinates.map((ring) => ring.map(([lon, lat]): Position => [round(lon), round(lat)])),
-  };
+  // Every position of a new circle is an array of its own: rounded in place, not copied.
+  for (const ring of polygon.coordinates) {
+    for (const position of ring) {
+      position[0] = Math.round(position[0] * FENCE_PRECISION) / FENCE_PRECISION;
+      position[1] = Math.round(position[1] * FENCE_PRECISION) / FENCE_PRECISION;
+    }
+  }
+  return polygon;
 }
 
 /**
