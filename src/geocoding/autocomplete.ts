@@ -48,8 +48,7 @@ export function autocomplete(pack: GeodataPack, query: string, opts: Autocomplet
 function completions(pack: GeodataPack, query: string, opts: AutocompleteOptions, limit: number): GeocodeAddress[] {
   if (addressRegions(pack).length === 0 && placeRegions(pack).length === 0)
     return coarseAutocomplete(pack, query, { ...opts, limit });
-  const wants = (l: GeocodeLayer) => !opts.layers || opts.layers.has(l);
-  const fine = fineAutocomplete(pack, query, { near: opts.near, wants, limit, country: opts.country });
+  const fine = fineAutocomplete(pack, query, { near: opts.near, layers: opts.layers, limit, country: opts.country });
   // Merge: a locality or area whose whole name was typed first (`jamaica` the town before Jamaica Ave),
   // unless the query starts with a number (an address); then fine prefix matches, fine matches through a
   // typo within reach of `near`, the other coarse matches, and the remaining typo matches.
@@ -65,15 +64,34 @@ function completions(pack: GeodataPack, query: string, opts: AutocompleteOptions
   const coarse = coarseAutocomplete(pack, query, { ...opts, limit }, fine.prefix.length === 0);
   const whole = numeric ? [] : coarse.filter((a) => normalizeName(a.addressLabel) === text);
   const rest = coarse.filter((a) => !whole.includes(a));
-  const close = (a: GeocodeAddress) => !opts.near || (a.distance ?? 0) <= TYPO_REACH_M;
-  return [...whole, ...fine.prefix, ...fine.typo.filter(close), ...rest, ...fine.typo.filter((a) => !close(a))].slice(
-    0,
-    limit,
-  );
+  const near = Boolean(opts.near);
+  return [
+    ...whole,
+    ...fine.prefix,
+    ...fine.typo.filter((a) => withinReach(a, near)),
+    ...rest,
+    ...fine.typo.filter((a) => !withinReach(a, near)),
+  ].slice(0, limit);
 }
 
 // A street or place one typo away within this distance of `near` outranks far-away coarse matches.
 const TYPO_REACH_M = 50_000;
+
+// Module functions and inline arrows, not named closures, on the per-query path: tsx's keepNames wraps
+// each named closure in a defineProperty call (~0.4 µs) every time it is made.
+function withinReach(a: GeocodeAddress, near: boolean): boolean {
+  return !near || (a.distance ?? 0) <= TYPO_REACH_M;
+}
+
+/** Coarse scores: match weight (exact only a little above a prefix), prominence, closeness to `near`. */
+function nearScore(pack: GeodataPack, near: [number, number] | undefined): EntryScore {
+  const { prominence, lon, lat } = entryScores(pack);
+  return (e, weight) => {
+    const s = Math.min(weight, MatchWeight.prefix + 0.5) + 0.5 * prominence[e]!;
+    if (!near) return s;
+    return s + NEAR_WEIGHT * Math.exp(-approxDistanceKm(near[0], near[1], lon[e]!, lat[e]!) / NEAR_SCALE_KM);
+  };
+}
 
 /** Autocomplete over the world pack's names only (localities, areas, postal codes). */
 function coarseAutocomplete(
@@ -83,13 +101,8 @@ function coarseAutocomplete(
   typos = true,
 ): GeocodeAddress[] {
   const limit = Math.min(100, Math.max(1, Math.floor(opts.limit ?? 10)));
-  const { prominence, lon, lat } = entryScores(pack);
   const near = opts.near;
-  const score: EntryScore = (e, weight) => {
-    const s = Math.min(weight, MatchWeight.prefix + 0.5) + 0.5 * prominence[e]!;
-    if (!near) return s;
-    return s + NEAR_WEIGHT * Math.exp(-approxDistanceKm(near[0], near[1], lon[e]!, lat[e]!) / NEAR_SCALE_KM);
-  };
+  const score = nearScore(pack, near);
   const readings = plausibleReadings(pack, queryReadings(query), true);
   const lists = readings.map((r, i) =>
     bestNameMatches(

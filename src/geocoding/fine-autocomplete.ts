@@ -7,7 +7,7 @@ import type { GeocodeAddress } from './address.js';
 import { addressResult, intersectionResult, placeResult, streetResult } from './fine-address.js';
 import { addressRegions, oneEditPrefixes, placeRegions, typoStreetKeys } from './fine-regions.js';
 import type { GeocodeLayer } from './layers.js';
-import { placeNames, placeRange } from './place-names.js';
+import { type PlaceNames, placeNames, placeRange } from './place-names.js';
 
 /** A fine completion before it is built into an address: what it is, how well it matched, and where. */
 interface Hit {
@@ -93,8 +93,9 @@ const TYPO_MIN_LETTERS = 4;
 export function fineAutocomplete(
   pack: GeodataPack,
   query: string,
-  opts: { near?: [number, number]; wants: (l: GeocodeLayer) => boolean; limit: number; country?: string },
+  opts: { near?: [number, number]; layers?: Set<GeocodeLayer>; limit: number; country?: string },
 ): FineCompletions {
+  const { layers } = opts;
   const text = normalizeName(query.split(',')[0] ?? '');
   if (!text) return { prefix: [], typo: [] };
   const words = text.split(' ');
@@ -106,18 +107,18 @@ export function fineAutocomplete(
   // Room for duplicates (units of one building, pieces of one street) that ranking folds together.
   const size = opts.limit * 3 + 10;
   const hits = new TopHits(size, opts.near);
-  const addresses = opts.wants('address') && startsWithNumber;
+  const addresses = wantsLayer(layers, 'address') && startsWithNumber;
   for (const { layer } of addressRegions(pack)) {
     for (const p of prefixes) {
       if (addresses) addAddresses(hits, layer, p, W_PREFIX + 0.5);
-      if (opts.wants('street')) addStreets(hits, layer, p, text);
+      if (wantsLayer(layers, 'street')) addStreets(hits, layer, p, text);
     }
   }
-  if (opts.wants('place')) {
+  if (wantsLayer(layers, 'place')) {
     for (const { layer } of placeRegions(pack)) addPlaces(hits, layer, text, false);
   }
   const crossing = CROSSING.exec(query.split(',')[0] ?? '');
-  if (crossing && opts.wants('intersection')) {
+  if (crossing && wantsLayer(layers, 'intersection')) {
     for (const { layer } of addressRegions(pack)) addIntersections(hits, layer, crossing[1]!, crossing[2] ?? '');
   }
   const prefix = rank(pack, hits, opts);
@@ -137,16 +138,21 @@ export function fineAutocomplete(
       for (const v of typoStreetKeys(pack, streetPart, true)) {
         for (const { layer } of addressRegions(pack)) {
           if (addresses && numberWords) addAddresses(typoHits, layer, `${numberWords} ${v}`, W_TYPO + 0.5);
-          if (opts.wants('street') && !numberWords) addStreets(typoHits, layer, v, '', W_TYPO);
+          if (wantsLayer(layers, 'street') && !numberWords) addStreets(typoHits, layer, v, '', W_TYPO);
         }
       }
     }
-    if (opts.wants('place') && !startsWithNumber && text.replace(/[^a-z]/g, '').length >= TYPO_MIN_LETTERS) {
+    if (wantsLayer(layers, 'place') && !startsWithNumber && text.replace(/[^a-z]/g, '').length >= TYPO_MIN_LETTERS) {
       for (const { layer } of placeRegions(pack)) addPlaces(typoHits, layer, text, true);
     }
     typo = rank(pack, typoHits, opts);
   }
   return { prefix, typo };
+}
+
+/** Whether `layers` (all when absent) holds `l`. */
+function wantsLayer(layers: Set<GeocodeLayer> | undefined, l: GeocodeLayer): boolean {
+  return !layers || layers.has(l);
 }
 
 const CROSSING = /^(.+?)\s+(?:&|and|at|@|\/)(?:\s+(.*))?$/i;
@@ -213,32 +219,42 @@ function addStreets(hits: TopHits, layer: AddressLayer, prefix: string, typed: s
 
 function addPlaces(hits: TopHits, layer: PlaceLayer, text: string, typos: boolean): void {
   const names = placeNames(layer);
-  const add = (prefix: string, weight: number) => {
-    const [from, to] = placeRange(names, prefix);
-    for (let k = from; k < Math.min(to, from + MAX_SCAN); k++) {
-      const p = layer.record(names.place[k]!);
-      const whole = names.whole[k] === 1;
-      const w = whole && names.keys[k] === text ? W_WHOLE : whole ? weight : weight - 0.25;
-      const [score, distance] = hits.score(w, p.lon, p.lat);
-      if (hits.wants(score))
-        hits.add({
-          kind: 'place',
-          layer,
-          index: names.place[k]!,
-          weight: w,
-          lon: p.lon,
-          lat: p.lat,
-          key: p.id,
-          score,
-          distance,
-        });
-    }
-  };
   if (!typos) {
-    add(text, W_PREFIX + 0.25);
+    addPlaceRange(hits, layer, names, text, text, W_PREFIX + 0.25);
     return;
   }
-  for (const v of oneEditPrefixes(text, (p) => names.prefixes.has(p))) add(v, W_TYPO);
+  for (const v of oneEditPrefixes(text, (p) => names.prefixes.has(p)))
+    addPlaceRange(hits, layer, names, text, v, W_TYPO);
+}
+
+/** The places whose name key starts with `prefix`; a whole name typed as `text` weighs most. */
+function addPlaceRange(
+  hits: TopHits,
+  layer: PlaceLayer,
+  names: PlaceNames,
+  text: string,
+  prefix: string,
+  weight: number,
+): void {
+  const [from, to] = placeRange(names, prefix);
+  for (let k = from; k < Math.min(to, from + MAX_SCAN); k++) {
+    const p = layer.record(names.place[k]!);
+    const whole = names.whole[k] === 1;
+    const w = whole && names.keys[k] === text ? W_WHOLE : whole ? weight : weight - 0.25;
+    const [score, distance] = hits.score(w, p.lon, p.lat);
+    if (hits.wants(score))
+      hits.add({
+        kind: 'place',
+        layer,
+        index: names.place[k]!,
+        weight: w,
+        lon: p.lon,
+        lat: p.lat,
+        key: p.id,
+        score,
+        distance,
+      });
+  }
 }
 
 /** The best hits, one per key and block, built into addresses with `distance` from `near`. */

@@ -100,18 +100,20 @@ export function oneEditPrefixes(s: string, isPrefix: (p: string) => boolean): Se
   let viable = 0;
   while (viable < s.length && isPrefix(s.slice(0, viable + 1))) viable++;
   const out = new Set<string>();
-  const test = (v: string) => {
-    if (v !== s && isPrefix(v)) out.add(v);
-  };
   for (let i = 0; i <= Math.min(viable, s.length - 1); i++) {
     const head = s.slice(0, i);
-    test(head + s.slice(i + 1));
-    if (i + 1 < s.length) test(head + s[i + 1] + s[i] + s.slice(i + 2));
+    addVariant(out, s, head + s.slice(i + 1), isPrefix);
+    if (i + 1 < s.length) addVariant(out, s, head + s[i + 1] + s[i] + s.slice(i + 2), isPrefix);
     for (const c of ALPHABET) {
-      test(head + c + s.slice(i + 1));
-      test(head + c + s.slice(i));
+      addVariant(out, s, head + c + s.slice(i + 1), isPrefix);
+      addVariant(out, s, head + c + s.slice(i), isPrefix);
     }
   }
-  if (viable === s.length) for (const c of ALPHABET) test(s + c);
+  if (viable === s.length) for (const c of ALPHABET) addVariant(out, s, s + c, isPrefix);
   return out;
+}
+
+// A module function, not a closure made per call: tsx's keepNames wraps each named closure it makes.
+function addVariant(out: Set<string>, s: string, v: string, isPrefix: (p: string) => boolean): void {
+  if (v !== s && isPrefix(v)) out.add(v);
 }

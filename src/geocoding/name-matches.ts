@@ -73,32 +73,19 @@ export function bestNameMatches(
   // verdicts cost a pass over every area pair: a name with fewer places leaves the check to `pickBest`.
   const early = opts.qualifiers.length > 0 && Math.max(to - from, pTo - pFrom) >= EARLY_QUALIFIER_CHECK;
   const slots = early ? entryAreaSlots(pack) : undefined;
-  // The verdicts are only made once a place is met: candidates that are all ZIP codes (`11427`) need none.
-  let qualified: Uint8Array | undefined;
-  let dropped = 0;
-  const add = (entry: number, tierWeight: number) => {
-    if (slots && slots[entry] !== 0) {
-      qualified ??= qualifiedSlots(pack, opts.qualifiers, opts.qualifierPrefix === true);
-      if (qualified[slots[entry]!] === 0) {
-        dropped++;
-        return;
-      }
-    }
-    const flags = names.flags[entry]!;
-    const weight = flags & NameFlag.alternate ? tierWeight - ALTERNATE_PENALTY : tierWeight;
-    list.push(entry, score(entry, weight, (flags & NameFlag.code) !== 0));
-  };
-  const isCode = (e: number) => (names.flags[e]! & NameFlag.code) !== 0;
-  for (let e = from; e < to; e++) add(e, MatchWeight.exact);
-  for (let e = pFrom; e < pTo; e++) if ((e < from || e >= to) && !isCode(e)) add(e, MatchWeight.prefix);
+  const candidates = new Collector(pack, list, opts, score, slots);
+  const flags = names.flags;
+  for (let e = from; e < to; e++) candidates.entry(e, MatchWeight.exact);
+  for (let e = pFrom; e < pTo; e++)
+    if ((e < from || e >= to) && !isCode(flags, e)) candidates.entry(e, MatchWeight.prefix);
   // Typos are a fallback: a query that already matches enough names as typed is taken as typed.
-  if (opts.typos && name.length >= TYPO_MIN_LENGTH && list.length + dropped < limit) {
+  if (opts.typos && name.length >= TYPO_MIN_LENGTH && list.length + candidates.dropped < limit) {
     // Only the variants that may start a name: the others cannot match and are most of them.
     for (const variant of viableTypoVariants(name, nextChars(names))) {
       const { from: vFrom, exactTo, prefixTo } = ranges.ranges(variant, TYPO_PREFIX_SCAN);
-      for (let e = vFrom; e < exactTo; e++) if (!isCode(e)) add(e, MatchWeight.typoExact);
+      for (let e = vFrom; e < exactTo; e++) if (!isCode(flags, e)) candidates.entry(e, MatchWeight.typoExact);
       if (!opts.prefix || variant.length < TYPO_MIN_LENGTH) continue;
-      for (let e = vFrom; e < prefixTo; e++) if (!isCode(e)) add(e, MatchWeight.typoPrefix);
+      for (let e = vFrom; e < prefixTo; e++) if (!isCode(flags, e)) candidates.entry(e, MatchWeight.typoPrefix);
     }
   }
   return pickBest(pack, list, opts, limit);
@@ -106,30 +93,80 @@ export function bestNameMatches(
 
 const shared = new CandidateList();
 
-// Takes candidates in score order until `limit` distinct entities pass the filters. Sorting only the top
-// slice (grown when filters reject too many) keeps big candidate lists cheap.
-function pickBest(pack: GeodataPack, list: CandidateList, opts: MatchOptions, limit: number): NameMatch[] {
-  const { names } = pack;
-  const { entries, scores } = list;
-  const out = new Map<number, NameMatch>();
-  const seen = new Set<number>();
-  const memo: QualifierMemo = new Map();
-  const entityOf = (entry: number): Entity => ({ kind: names.kinds[entry] as NameKind, id: names.ids[entry]! });
-  const take = (c: number) => {
-    const entry = entries[c]!;
-    const entity = entityOf(entry);
+function isCode(flags: Uint8Array, entry: number): boolean {
+  return (flags[entry]! & NameFlag.code) !== 0;
+}
+
+// Classes and module functions, not closures, on this per-query path: tsx's keepNames wraps each named
+// closure in a defineProperty call (~0.4 µs) every time one is made.
+
+/** Scores index entries into a candidate list, dropping places in no area the qualifiers name (`slots`). */
+class Collector {
+  /** Entries dropped by the qualifiers. */
+  dropped = 0;
+  // Made once a place is met: candidates that are all ZIP codes (`11427`) need no verdicts.
+  private qualified: Uint8Array | undefined;
+
+  constructor(
+    private readonly pack: GeodataPack,
+    private readonly list: CandidateList,
+    private readonly opts: MatchOptions,
+    private readonly score: EntryScore,
+    private readonly slots: Int32Array | undefined,
+  ) {}
+
+  entry(entry: number, tierWeight: number): void {
+    const { slots } = this;
+    if (slots && slots[entry] !== 0) {
+      this.qualified ??= qualifiedSlots(this.pack, this.opts.qualifiers, this.opts.qualifierPrefix === true);
+      if (this.qualified[slots[entry]!] === 0) {
+        this.dropped++;
+        return;
+      }
+    }
+    const flags = this.pack.names.flags[entry]!;
+    const weight = flags & NameFlag.alternate ? tierWeight - ALTERNATE_PENALTY : tierWeight;
+    this.list.push(entry, this.score(entry, weight, (flags & NameFlag.code) !== 0));
+  }
+}
+
+/** The entities taken so far, best first, one per entity: those of the candidates that pass the filters. */
+class Picked {
+  readonly out = new Map<number, NameMatch>();
+  private readonly seen = new Set<number>();
+  readonly memo: QualifierMemo = new Map();
+
+  constructor(
+    private readonly pack: GeodataPack,
+    private readonly list: CandidateList,
+    private readonly opts: MatchOptions,
+  ) {}
+
+  /** Takes candidate `c` (a position in the list). */
+  take(c: number): void {
+    const { names } = this.pack;
+    const entry = this.list.entries[c]!;
+    const entity: Entity = { kind: names.kinds[entry] as NameKind, id: names.ids[entry]! };
     const key = entity.kind * 2 ** 25 + entity.id;
     const byCode = (names.flags[entry]! & NameFlag.code) !== 0;
-    const previous = out.get(key);
+    const previous = this.out.get(key);
     if (previous) previous.byCode ||= byCode;
-    if (seen.has(key)) return;
-    seen.add(key);
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
     // Spelled out, not `{ ...entity, score, byCode }`: with the spread, ~1.8 KB per world query was promoted
     // out of the young generation (--trace-gc-nvp over the bench's 10,000 queries: 18 MB, spelled out 0),
     // freed only by a major GC, and the scavenges that copy it are the p99's pauses.
-    if (accepts(pack, entity, opts, memo))
-      out.set(key, { kind: entity.kind, id: entity.id, score: scores[c]!, byCode });
-  };
+    if (accepts(this.pack, entity, this.opts, this.memo))
+      this.out.set(key, { kind: entity.kind, id: entity.id, score: this.list.scores[c]!, byCode });
+  }
+}
+
+// Takes candidates in score order until `limit` distinct entities pass the filters. Sorting only the top
+// slice (grown when filters reject too many) keeps big candidate lists cheap.
+function pickBest(pack: GeodataPack, list: CandidateList, opts: MatchOptions, limit: number): NameMatch[] {
+  const { scores } = list;
+  const picked = new Picked(pack, list, opts);
+  const { out, memo } = picked;
   const filtered = opts.layers !== undefined || opts.country !== undefined || opts.qualifiers.length > 0;
   const order = list.resetOrder();
   let sorted = 0;
@@ -141,11 +178,11 @@ function pickBest(pack: GeodataPack, list: CandidateList, opts: MatchOptions, li
       // They are taken best first from a heap: only the few that fill the list are ever ordered.
       const rest = passing(pack, list, order.subarray(sorted), opts, memo);
       const heap = new ScoreHeap(rest, scores);
-      while (out.size < limit && heap.size > 0) take(heap.pop());
+      while (out.size < limit && heap.size > 0) picked.take(heap.pop());
       break;
     }
     selectTop(order, scores, sorted, slice);
-    for (let k = sorted; k < slice && out.size < limit; k++) take(order[k]!);
+    for (let k = sorted; k < slice && out.size < limit; k++) picked.take(order[k]!);
     sorted = slice;
     slice = Math.min(order.length, slice * 8);
   }

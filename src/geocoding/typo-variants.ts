@@ -36,43 +36,50 @@ export function viableTypoVariants(s: string, next: NextChars): Set<string> {
     if (viable === n && !next.follows(state[i]!, s.charCodeAt(i))) viable = i;
     state.push(NextChars.extend(state[i]!, s.charCodeAt(i)));
   }
-  // Whether the edited start (state `h`) followed by s[from..] may start a key.
-  const rest = (h: number, from: number) => {
-    for (let k = from; k < n; k++) {
-      const code = s.charCodeAt(k);
-      if (!next.follows(h, code)) return false;
-      h = NextChars.extend(h, code);
-    }
-    return true;
-  };
-  // Each character that may follow s[0..i) (one slot read for all of them, in ALPHABET order), then s[from..].
-  const withChars = (i: number, from: number) => {
-    const h = state[i]!;
-    for (let word = 0; word < 2; word++) {
-      for (let bits = word === 0 ? next.low(h) : next.high(h); bits !== 0; bits &= bits - 1) {
-        const code = ALPHABET.charCodeAt(word * 32 + 31 - Math.clz32(bits & -bits));
-        if (rest(NextChars.extend(h, code), from)) out.add(s.slice(0, i) + String.fromCharCode(code) + s.slice(from));
-      }
-    }
-  };
   for (let i = 0; i <= Math.min(viable, n - 1); i++) {
-    if (n > 1 && rest(state[i]!, i + 1)) out.add(s.slice(0, i) + s.slice(i + 1));
+    if (n > 1 && mayFollow(s, next, state[i]!, i + 1)) out.add(s.slice(0, i) + s.slice(i + 1));
     if (i + 1 < n) {
       const a = s.charCodeAt(i + 1);
       const first = NextChars.extend(state[i]!, a);
       if (
         next.follows(state[i]!, a) &&
         next.follows(first, s.charCodeAt(i)) &&
-        rest(NextChars.extend(first, s.charCodeAt(i)), i + 2)
+        mayFollow(s, next, NextChars.extend(first, s.charCodeAt(i)), i + 2)
       ) {
         out.add(s.slice(0, i) + s[i + 1] + s[i] + s.slice(i + 2));
       }
     }
-    withChars(i, i + 1);
+    addWithChars(out, s, next, state[i]!, i, i + 1);
   }
   for (let i = 0; i <= Math.min(viable, n); i++) {
-    withChars(i, i);
+    addWithChars(out, s, next, state[i]!, i, i);
   }
   out.delete(s);
   return out;
+}
+
+// Module functions, not closures made per call: tsx's keepNames wraps each named closure it makes.
+
+/** Whether the edited start (hash state `h`) followed by `s[from..]` may start a key. */
+function mayFollow(s: string, next: NextChars, h: number, from: number): boolean {
+  for (let k = from; k < s.length; k++) {
+    const code = s.charCodeAt(k);
+    if (!next.follows(h, code)) return false;
+    h = NextChars.extend(h, code);
+  }
+  return true;
+}
+
+/**
+ * Adds `s[0..i)` (hash state `h`) + each character that may follow it (one slot read for all of them, in
+ * ALPHABET order) + `s[from..]`, when that may start a key.
+ */
+function addWithChars(out: Set<string>, s: string, next: NextChars, h: number, i: number, from: number): void {
+  for (let word = 0; word < 2; word++) {
+    for (let bits = word === 0 ? next.low(h) : next.high(h); bits !== 0; bits &= bits - 1) {
+      const code = ALPHABET.charCodeAt(word * 32 + 31 - Math.clz32(bits & -bits));
+      if (mayFollow(s, next, NextChars.extend(h, code), from))
+        out.add(s.slice(0, i) + String.fromCharCode(code) + s.slice(from));
+    }
+  }
 }
