@@ -25,6 +25,13 @@ describe('street names', () => {
     assert.equal(uspsStreet('Avenue A'), 'Avenue A');
     assert.equal(uspsStreet('Broadway'), 'Broadway');
   });
+
+  it('kept answers are the answers', () => {
+    for (const word of ['boul', 'bl', '194t', '12', 'st']) assert.deepEqual(lastWordForms(word), lastWordForms(word));
+    assert.deepEqual(lastWordForms('st'), ['st', 'sta']);
+    assert.equal(uspsStreet('West 42nd Street'), 'W 42nd St');
+    assert.equal(uspsStreet('West 42nd Street'), uspsStreet('West 42nd Street'));
+  });
 });
 
 describe('house numbers', () => {

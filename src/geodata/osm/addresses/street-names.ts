@@ -1,3 +1,4 @@
+import { setBounded } from '../../../cache/bounded-map.js';
 import { normalizeName } from '../../normalize-name.js';
 
 // USPS Publication 28, appendix C1: common street suffixes, full word → standard abbreviation. Keys are
@@ -165,7 +166,22 @@ export function canonicalWord(word: string): string {
  * `blvd`, `aven` → `ave`, `stre` → `st`),
  * so a prefix typed in full words still finds keys written in abbreviations.
  */
-export function lastWordForms(word: string): string[] {
+export function lastWordForms(word: string): readonly string[] {
+  // Each is a pass over the ~130 known words; the last words typed repeat from one query to the next.
+  let forms = formsKept.get(word);
+  if (!forms) {
+    forms = wordForms(word);
+    setBounded(formsKept, word, forms, MAX_KEPT);
+  }
+  return forms;
+}
+
+// Street names and typed last words kept with their forms: a few thousand distinct strings a region.
+const MAX_KEPT = 20_000;
+const formsKept = new Map<string, readonly string[]>();
+const uspsKept = new Map<string, string>();
+
+function wordForms(word: string): readonly string[] {
   const out = new Set([word]);
   const ordinal = /^(\d+)(s|st|n|nd|r|rd|t|th)$/.exec(word);
   if (ordinal) out.add(ordinal[1]!);
@@ -181,6 +197,16 @@ export function lastWordForms(word: string): string[] {
  * (`Avenue A` keeps its first word, `Park Avenue` becomes `Park Ave`).
  */
 export function uspsStreet(name: string): string {
+  // A result's street line is made from its name each time: the names of a region repeat.
+  let line = uspsKept.get(name);
+  if (line === undefined) {
+    line = uspsLine(name);
+    setBounded(uspsKept, name, line, MAX_KEPT);
+  }
+  return line;
+}
+
+function uspsLine(name: string): string {
   const words = name.trim().split(/\s+/);
   return words
     .map((w, i) => {
