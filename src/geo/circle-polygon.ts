@@ -1,4 +1,4 @@
-import { destinationAt, destinationBasis, normalizeLongitude } from './distance-meters.js';
+import { destinationAtBearing, destinationBasis, normalizeLongitude } from './distance-meters.js';
 import type { PolygonGeometry, Position, Ring } from './types.js';
 
 /**
@@ -30,9 +30,9 @@ export function circlePolygon(center: Position, radiusMeters: number, vertices =
   const ring: Ring = [];
   const basis = destinationBasis(origin, radiusMeters);
   let previousLon = 0;
+  const bearings = bearingTable(vertices);
   for (let i = 0; i <= vertices; i++) {
-    // Bearings turn clockwise on a map, so walking them backwards draws the ring counter-clockwise.
-    const p = destinationAt(basis, (-360 * i) / vertices);
+    const p = destinationAtBearing(basis, bearings.cos[i]!, bearings.sin[i]!);
     const lon = centerLon + normalizeLongitude(p[0] - centerLon);
     // `unwrapRing`'s step, done here on the position just made rather than on a copy of the ring.
     p[0] = i === 0 ? lon : lon - 360 * Math.round((lon - previousLon) / 360);
@@ -47,6 +47,36 @@ export function circlePolygon(center: Position, radiusMeters: number, vertices =
     return { type: 'Polygon', coordinates: [ring] };
   }
   return { type: 'Polygon', coordinates: [polarCap(ring, winding, origin[1] >= 0)] };
+}
+
+/** Radians per degree, as `destinationAt` converts bearings. */
+const RAD = Math.PI / 180;
+
+interface BearingTable {
+  cos: Float64Array;
+  sin: Float64Array;
+}
+const bearingTables = new Map<number, BearingTable>();
+
+/**
+ * Cosines and sines of the bearings of a circle of `vertices` (the last equal to the first), computed
+ * once per vertex count: half of the trigonometry of every circle. The bearing in radians is the one
+ * `destinationAt` would compute, so the positions are the same to the bit.
+ */
+function bearingTable(vertices: number): BearingTable {
+  let table = bearingTables.get(vertices);
+  if (table === undefined) {
+    table = { cos: new Float64Array(vertices + 1), sin: new Float64Array(vertices + 1) };
+    for (let i = 0; i <= vertices; i++) {
+      // Bearings turn clockwise on a map, so walking them backwards draws the ring counter-clockwise.
+      const bearing = ((-360 * i) / vertices) * RAD;
+      table.cos[i] = Math.cos(bearing);
+      table.sin[i] = Math.sin(bearing);
+    }
+    // Callers use a few vertex counts; an odd caller asking for many others is not kept.
+    if (bearingTables.size < 16) bearingTables.set(vertices, table);
+  }
+  return table;
 }
 
 /** Vertices of a circle geofence's outline. */

@@ -78,11 +78,18 @@ export function destinationBasis(origin: Position, distanceMeters: number): Dest
 /** `destinationPoint(origin, bearingDegrees, distance)` for the basis of that origin and distance. */
 export function destinationAt(b: DestinationBasis, bearingDegrees: number): Position {
   const bearing = bearingDegrees * RAD;
-  const cosBearing = Math.cos(bearing);
+  return destinationAtBearing(b, Math.cos(bearing), Math.sin(bearing));
+}
+
+/**
+ * `destinationAt` for a bearing given by its cosine and sine (of the bearing in radians), for callers
+ * that walk the same bearings around many origins (circle outlines) and keep them in a table.
+ */
+export function destinationAtBearing(b: DestinationBasis, cosBearing: number, sinBearing: number): Position {
   const sinLat2 = b.sinLat1 * b.cosAngle + b.cosLat1 * b.sinAngle * cosBearing;
   const lat2 = Math.asin(Math.max(-1, Math.min(1, sinLat2)));
   // The textbook denominator (cos δ − sin φ1 sin φ2) divided through by cos φ1: same angle, but no
   // cancellation near the poles, where the textbook form turns to noise.
-  const dLon = Math.atan2(Math.sin(bearing) * b.sinAngle, b.cosAngle * b.cosLat1 - b.sinLat1 * b.sinAngle * cosBearing);
+  const dLon = Math.atan2(sinBearing * b.sinAngle, b.cosAngle * b.cosLat1 - b.sinLat1 * b.sinAngle * cosBearing);
   return [normalizeLongitude(b.lon + dLon / RAD), lat2 / RAD];
 }
