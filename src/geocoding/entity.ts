@@ -108,7 +108,7 @@ export function entityQualifiers(pack: GeodataPack, e: Entity): string[] {
     const key = e.kind * 2 ** 25 + e.id;
     let words = kept.get(key);
     if (!words) {
-      words = qualifiersOf(pack, e);
+      words = sharedWords(pack, qualifiersOf(pack, e));
       kept.set(key, words);
     }
     return words;
@@ -118,6 +118,24 @@ export function entityQualifiers(pack: GeodataPack, e: Entity): string[] {
 }
 
 const areaQualifiers = new WeakMap<GeodataPack, Map<number, string[]>>();
+
+// The ZIP codes of one county have the same words: one list for all of them, so that a qualifier check
+// memoized per list (`accepts`) is made once per county, not once per code (`92-27 21` reads as ZIP `92…`
+// qualified by `27` and `21`, and checked ~500 ZIP codes one by one).
+const wordLists = new WeakMap<GeodataPack, Map<string, string[]>>();
+
+function sharedWords(pack: GeodataPack, words: string[]): string[] {
+  let lists = wordLists.get(pack);
+  if (!lists) {
+    lists = new Map();
+    wordLists.set(pack, lists);
+  }
+  const key = words.join('\u0000');
+  const kept = lists.get(key);
+  if (kept) return kept;
+  lists.set(key, words);
+  return words;
+}
 
 function qualifiersOf(pack: GeodataPack, e: Entity): string[] {
   const l = pack.localities;
