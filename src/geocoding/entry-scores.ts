@@ -2,12 +2,13 @@ import { NameKind } from '../geodata/name-index.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import { loadAddressParser } from './address-parser.js';
 import { entityPoint, entityProminence } from './entity.js';
-import { addressRegions, hasAddressStreet, placeRegions } from './fine-regions.js';
+import { addressRegions, hasAddressStreet, placeRegions, typoStreetKeys } from './fine-regions.js';
 import { keyRanges } from './key-ranges.js';
 import { entryAreaSlots } from './locality-areas.js';
 import { nextChars } from './next-chars.js';
 import { placeNames } from './place-names.js';
 import { qualifiedSlots } from './qualified-areas.js';
+import { isRegionWord } from './region-words.js';
 
 /** Per name-index entry: its entity's prominence and `[lon, lat]`, so ranking reads typed arrays only. */
 export interface EntryScores {
@@ -52,7 +53,7 @@ export function entryScores(pack: GeodataPack): EntryScores {
 
 /**
  * Builds the geocoder's per-pack tables now rather than on the first request: with imported OSM regions,
- * also the address parser's dictionaries (about 2 s, once per process) and the place name keys.
+ * also the address parser's dictionaries (about 2 s, once per process), the street and place name keys.
  */
 export function prepareGeocoding(pack: GeodataPack): void {
   entryScores(pack);
@@ -60,9 +61,12 @@ export function prepareGeocoding(pack: GeodataPack): void {
   qualifiedSlots(pack, [], false);
   nextChars(pack.names);
   keyRanges(pack.names);
+  isRegionWord(pack, '', false);
   if (addressRegions(pack).length > 0) {
     loadAddressParser();
     hasAddressStreet(pack, '');
+    // Builds the street key prefixes that typo variants are checked against (~50 ms for a county).
+    typoStreetKeys(pack, '');
   }
   for (const { layer } of placeRegions(pack)) placeNames(layer);
 }
