@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { PostgresStore } from '../src/storage/postgres/postgres-store.js';
+import { SqliteStore } from '../src/storage/sqlite/sqlite-store.js';
+import type { Store } from '../src/storage/store.js';
+import { assertOk } from './helpers/assertions.js';
+import { makeCircleGeofence } from './helpers/fixtures.js';
+import { ManualClock, startServer, type TestServer } from './helpers/server.js';
+
+/**
+ * Which fence a PUT by tag + externalId rewrites, when that fence was deleted or replaced in between,
+ * here or by another process: a cache of fences' ids and createdAt must not change these answers.
+ */
+describe('geofence upserts keep the right id and createdAt', () => {
+  const clock = new ManualClock();
+  let s: TestServer;
+  let key: string;
+  before(async () => {
+    s = await startServer({ clock });
+    key = s.keys.test.secret;
+  });
+  after(() => s.close());
+
+  const put = async (externalId: string, description: string) => {
+    clock.advance(1000);
+    const res = await s.request('PUT', `/v1/geofences/lifetimes/${externalId}`, {
+      key,
+      json: { description, type: 'circle', coordinates: [-73.98, 40.7], radius: 50 },
+    });
+    assertOk(res);
+    return res.body.geofence as { _id: string; createdAt: string; description: string };
+  };
+  /** Runs `write` on a second connection, as another process would. */
+  const asOtherProcess = async (write: (other: Store) => Promise<void>) => {
+    const other: Store =
+      process.env.TEST_STORE === 'postgres'
+        ? await PostgresStore.open(s.deps.config.databaseUrl!)
+        : SqliteStore.open(s.dataDir);
+    try {
+      await write(other);
+    } finally {
+      await other.close();
+    }
+  };
+  const tenant = () => ({ projectId: s.projectId, live: false });
+
+  it('rewriting a fence keeps its id and createdAt', async () => {
+    const first = await put('same', 'one');
+    const second = await put('same', 'two');
+    assert.equal(second._id, first._id);
+    assert.equal(second.createdAt, first.createdAt);
+    assert.equal(second.description, 'two');
+  });
+
+  it('after a DELETE through the API, the next PUT creates a new fence', async () => {
+    const first = await put('deleted-here', 'one');
+    assertOk(await s.request('DELETE', `/v1/geofences/${first._id}`, { key }));
+    const second = await put('deleted-here', 'two');
+    assert.notEqual(second._id, first._id);
+    assert.notEqual(second.createdAt, first.createdAt);
+  });
+
+  it('after another process deletes the fence, the next PUT creates a new fence', async () => {
+    const first = await put('deleted-there', 'one');
+    await asOtherProcess(async (other) => {
+      assert.equal(await other.geofences.delete(tenant(), first._id), true);
+    });
+    const second = await put('deleted-there', 'two');
+    assert.notEqual(second._id, first._id);
+    assert.notEqual(second.createdAt, first.createdAt);
+    assert.equal((await s.request('GET', `/v1/geofences/${second._id}`, { key })).body.geofence.description, 'two');
+  });
+
+  it('after another process gives the tag to another fence, the next PUT rewrites that fence', async () => {
+    const first = await put('replaced-there', 'one');
+    await asOtherProcess(async (other) => {
+      await other.geofences.delete(tenant(), first._id);
+      await other.geofences.upsert(
+        makeCircleGeofence(tenant(), { id: 'theirs-1', tag: 'lifetimes', externalId: 'replaced-there', createdAt: 42 }),
+      );
+    });
+    const second = await put('replaced-there', 'two');
+    assert.equal(second._id, 'theirs-1');
+    assert.equal(second.createdAt, new Date(42).toISOString());
+    assert.equal((await s.request('GET', `/v1/geofences/${first._id}`, { key })).status, 404);
+  });
+});
