@@ -37,11 +37,21 @@ class TopHits {
     private readonly near: [number, number] | undefined,
   ) {}
 
-  /** The score of a hit of `weight` at `[lon, lat]`, and its distance from `near`. */
-  score(weight: number, lon: number, lat: number): [number, number] {
-    if (!this.near) return [weight, 0];
+  /** Meters from `near` of the point last scored (0 without `near`). */
+  distance = 0;
+
+  /**
+   * The score of a hit of `weight` at `[lon, lat]`; its distance from `near` is left in `distance` (no
+   * pair made per candidate: a house number prefix scans thousands).
+   */
+  score(weight: number, lon: number, lat: number): number {
+    if (!this.near) {
+      this.distance = 0;
+      return weight;
+    }
     const d = metersBetween(this.near[0], this.near[1], lon, lat);
-    return [weight + NEAR_WEIGHT * Math.exp(-d / NEAR_SCALE_M), d];
+    this.distance = d;
+    return weight + NEAR_WEIGHT * Math.exp(-d / NEAR_SCALE_M);
   }
 
   /** Whether a hit of this score would be kept. */
@@ -178,7 +188,7 @@ function addIntersections(hits: TopHits, layer: AddressLayer, first: string, sec
     if (other < 0) continue;
     const key = layer.streetKeys[other]!;
     if (!prefixes.some((p) => key.startsWith(p))) continue;
-    const [score, distance] = hits.score(W_PREFIX, x.lon, x.lat);
+    const score = hits.score(W_PREFIX, x.lon, x.lat);
     if (hits.wants(score))
       hits.add({
         kind: 'intersection',
@@ -189,7 +199,7 @@ function addIntersections(hits: TopHits, layer: AddressLayer, first: string, sec
         lat: x.lat,
         key,
         score,
-        distance,
+        distance: hits.distance,
         first: other === x.b ? x.a : x.b,
       });
   }
@@ -200,9 +210,19 @@ function addAddresses(hits: TopHits, layer: AddressLayer, prefix: string, weight
   for (let i = from; i < Math.min(to, from + MAX_SCAN); i++) {
     const lon = layer.addressLon(i);
     const lat = layer.addressLat(i);
-    const [score, distance] = hits.score(weight, lon, lat);
+    const score = hits.score(weight, lon, lat);
     if (!hits.wants(score)) continue;
-    hits.add({ kind: 'address', layer, index: i, weight, lon, lat, key: layer.addressKeys[i]!, score, distance });
+    hits.add({
+      kind: 'address',
+      layer,
+      index: i,
+      weight,
+      lon,
+      lat,
+      key: layer.addressKeys[i]!,
+      score,
+      distance: hits.distance,
+    });
   }
 }
 
@@ -212,8 +232,9 @@ function addStreets(hits: TopHits, layer: AddressLayer, prefix: string, typed: s
     const [lon, lat] = layer.streetPoint(s);
     const key = layer.streetKeys[s]!;
     const w = key === typed ? W_WHOLE : weight;
-    const [score, distance] = hits.score(w, lon, lat);
-    if (hits.wants(score)) hits.add({ kind: 'street', layer, index: s, weight: w, lon, lat, key, score, distance });
+    const score = hits.score(w, lon, lat);
+    if (hits.wants(score))
+      hits.add({ kind: 'street', layer, index: s, weight: w, lon, lat, key, score, distance: hits.distance });
   }
 }
 
@@ -241,7 +262,7 @@ function addPlaceRange(
     const p = layer.record(names.place[k]!);
     const whole = names.whole[k] === 1;
     const w = whole && names.keys[k] === text ? W_WHOLE : whole ? weight : weight - 0.25;
-    const [score, distance] = hits.score(w, p.lon, p.lat);
+    const score = hits.score(w, p.lon, p.lat);
     if (hits.wants(score))
       hits.add({
         kind: 'place',
@@ -252,7 +273,7 @@ function addPlaceRange(
         lat: p.lat,
         key: p.id,
         score,
-        distance,
+        distance: hits.distance,
       });
   }
 }
