@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Geofence } from '../src/domain/geofences/geofence.js';
-import { PostgresStore } from '../src/storage/postgres/postgres-store.js';
-import { SqliteStore } from '../src/storage/sqlite/sqlite-store.js';
-import type { Store } from '../src/storage/store.js';
 import { assertOk } from './helpers/assertions.js';
+import { asOtherProcess } from './helpers/other-process.js';
 import { ManualClock, startServer, type TestServer } from './helpers/server.js';
 
 /** GET /v1/geofences/:id answers from serialised documents; these tests pin down when they are dropped. */
@@ -50,17 +48,11 @@ describe('geofence reads stay exact with the document cache', () => {
     const created = await put('c', { description: 'mine' });
     const id = created.body.geofence._id;
     assert.equal((await s.request('GET', `/v1/geofences/${id}`, { key })).body.geofence.description, 'mine');
-    const other: Store =
-      process.env.TEST_STORE === 'postgres'
-        ? await PostgresStore.open(s.deps.config.databaseUrl!)
-        : SqliteStore.open(s.dataDir);
-    try {
+    await asOtherProcess(s, async (other) => {
       const tenant = { projectId: s.projectId, live: false };
       const stored = (await other.geofences.get(tenant, id)) as Geofence;
       await other.geofences.upsert({ ...stored, description: 'theirs', updatedAt: stored.updatedAt + 1 });
-    } finally {
-      await other.close();
-    }
+    });
     // SQLite: exact at once (each read checks data_version). PostgreSQL: as soon as NOTIFY arrives.
     const deadline = Date.now() + (process.env.TEST_STORE === 'postgres' ? 5000 : 0);
     let description: string;

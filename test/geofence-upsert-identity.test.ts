@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PostgresStore } from '../src/storage/postgres/postgres-store.js';
-import { SqliteStore } from '../src/storage/sqlite/sqlite-store.js';
-import type { Store } from '../src/storage/store.js';
 import { assertOk } from './helpers/assertions.js';
 import { makeCircleGeofence } from './helpers/fixtures.js';
+import { asOtherProcess } from './helpers/other-process.js';
 import { ManualClock, startServer, type TestServer } from './helpers/server.js';
 
 /**
@@ -30,18 +28,6 @@ describe('geofence upserts keep the right id and createdAt', () => {
     assertOk(res);
     return res.body.geofence as { _id: string; createdAt: string; description: string };
   };
-  /** Runs `write` on a second connection, as another process would. */
-  const asOtherProcess = async (write: (other: Store) => Promise<void>) => {
-    const other: Store =
-      process.env.TEST_STORE === 'postgres'
-        ? await PostgresStore.open(s.deps.config.databaseUrl!)
-        : SqliteStore.open(s.dataDir);
-    try {
-      await write(other);
-    } finally {
-      await other.close();
-    }
-  };
   const tenant = () => ({ projectId: s.projectId, live: false });
 
   it('rewriting a fence keeps its id and createdAt', async () => {
@@ -62,7 +48,7 @@ describe('geofence upserts keep the right id and createdAt', () => {
 
   it('after another process deletes the fence, the next PUT creates a new fence', async () => {
     const first = await put('deleted-there', 'one');
-    await asOtherProcess(async (other) => {
+    await asOtherProcess(s, async (other) => {
       assert.equal(await other.geofences.delete(tenant(), first._id), true);
     });
     const second = await put('deleted-there', 'two');
@@ -73,7 +59,7 @@ describe('geofence upserts keep the right id and createdAt', () => {
 
   it('after another process gives the tag to another fence, the next PUT rewrites that fence', async () => {
     const first = await put('replaced-there', 'one');
-    await asOtherProcess(async (other) => {
+    await asOtherProcess(s, async (other) => {
       await other.geofences.delete(tenant(), first._id);
       await other.geofences.upsert(
         makeCircleGeofence(tenant(), { id: 'theirs-1', tag: 'lifetimes', externalId: 'replaced-there', createdAt: 42 }),
