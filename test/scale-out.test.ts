@@ -407,7 +407,9 @@ describe('an API process while PostgreSQL or Redis is unreachable', { skip }, ()
       counted = await usageTotal();
       return counted >= countedBefore + 3;
     }).catch((err: Error) => {
-      throw new Error(`${err.message}: ${countedBefore} counted before the three requests, ${counted} after the outage`);
+      throw new Error(
+        `${err.message}: ${countedBefore} counted before the three requests, ${counted} after the outage`,
+      );
     });
     assert.equal((await get('/v1/geofences?limit=1', keys.secret)).status, 200);
     // LISTEN is back on a new connection: a fence written by another process reaches this one's index.
