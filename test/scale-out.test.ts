@@ -17,6 +17,19 @@ const skip =
     ? false
     : 'needs PostgreSQL and Redis: it runs in the PostgreSQL half of `npm test` (npm run test:postgres)';
 
+/**
+ * Calls `check` every `everyMs` until it holds (true) or `withinMs` have passed (false): another
+ * process's write arrives within milliseconds, but CI runs two test files at once on two cores.
+ */
+async function poll(check: () => Promise<boolean>, withinMs: number, everyMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
 describe('several API processes over one PostgreSQL and one Redis', { skip }, () => {
   let env: Record<string, string>;
   let cleanup: () => Promise<void>;
@@ -73,21 +86,25 @@ describe('several API processes over one PostgreSQL and one Redis', { skip }, ()
   };
   /**
    * The fences a new device tracked at `spot` through `p` enters, tracked again (another new device)
-   * until `done` holds or 10 s pass: the other process hears a write within milliseconds, but CI runs
-   * two test files at once on two cores.
+   * until `done` holds or 10 s pass (`poll`).
    */
   const trackUntil = async (p: ServeProcess, spot: LonLat, device: string, done: (ids: string[]) => boolean) => {
-    const deadline = Date.now() + 10_000;
-    for (let n = 0; ; n++) {
-      const res = await call(p, 'POST', '/v1/track', {
-        key: keys.publishable,
-        json: trackBody(`${device}-${n}`, spot),
-      });
-      assert.equal(res.status, 200, JSON.stringify(res.body));
-      const ids = entries([res]).map((e) => e.geofence?._id ?? '');
-      if (done(ids) || Date.now() > deadline) return ids;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    let ids: string[] = [];
+    let n = 0;
+    await poll(
+      async () => {
+        const res = await call(p, 'POST', '/v1/track', {
+          key: keys.publishable,
+          json: trackBody(`${device}-${n++}`, spot),
+        });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        ids = entries([res]).map((e) => e.geofence?._id ?? '');
+        return done(ids);
+      },
+      10_000,
+      200,
+    );
+    return ids;
   };
   const entries = (responses: Array<{ body: { events: Array<{ type: string; geofence?: { _id: string } }> } }>) =>
     responses.flatMap((r) => r.body.events).filter((e) => e.type === 'user.entered_geofence');
@@ -198,18 +215,19 @@ describe('several API processes over one PostgreSQL and one Redis', { skip }, ()
     await new Promise((r) => setTimeout(r, 1000)); // the device's 1 track/second limit
     const moved = await call(a, 'POST', '/v1/track', { key: keys.publishable, json: trackBody('searched', to) });
     assert.equal(moved.status, 200);
-    // B hears of A's write when PostgreSQL delivers its announcement (README: user search from memory):
-    // within milliseconds, but CI runs two test files at once on two cores.
-    const found = async () => [
-      (await search(from)).body.users.length,
-      (await search(to)).body.users.map((u: { deviceId: string }) => u.deviceId).join(),
-    ];
-    const deadline = Date.now() + 5000;
-    let seen = await found();
-    while ((seen[0] !== 0 || seen[1] !== 'searched') && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-      seen = await found();
-    }
+    // B hears of A's write when PostgreSQL delivers its announcement (README: user search from memory).
+    let seen: Array<number | string> = [];
+    await poll(
+      async () => {
+        seen = [
+          (await search(from)).body.users.length,
+          (await search(to)).body.users.map((u: { deviceId: string }) => u.deviceId).join(),
+        ];
+        return seen[0] === 0 && seen[1] === 'searched';
+      },
+      5000,
+      100,
+    );
     assert.deepEqual(seen, [0, 'searched'], 'found through B at the place A tracked, no longer at the old one');
   });
 
@@ -278,8 +296,7 @@ describe('several API processes over one PostgreSQL and one Redis', { skip }, ()
     const workers = Array.from({ length: 8 }, (_, w) => worker(w));
     // Killed once enough tracks were acknowledged (a loaded machine answers the first ones slowly),
     // while more are in flight.
-    const deadline = Date.now() + 20_000;
-    while (acknowledged.size <= 20 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await poll(async () => acknowledged.size > 20, 20_000, 50);
     victim.child.kill('SIGKILL');
     stop = true;
     await Promise.all(workers);
@@ -314,11 +331,7 @@ describe('an API process while PostgreSQL or Redis is unreachable', { skip }, ()
     }
   };
   const until = async (what: string, check: () => Promise<boolean>) => {
-    const deadline = Date.now() + 20_000;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`${what} within 20 s`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    if (!(await poll(check, 20_000, 250))) throw new Error(`${what} within 20 s`);
   };
 
   before(async () => {
