@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { fixedRateLoad } from './fixed-rate-load.js';
 import type { BenchContext, BenchResult } from './types.js';
+import { useWrk, wrkLoad } from './wrk-load.js';
 
 export interface LoadRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -18,8 +19,9 @@ export interface LoadOptions {
 }
 
 /**
- * Runs autocannon against the server for `ctx.durationSeconds`, cycling through `requests` (one
- * request per entry, round-robin per connection), and reports throughput and latency.
+ * Loads the server for `ctx.durationSeconds`, cycling through `requests`, and reports throughput and
+ * latency: saturated on wrk where it is installed (`useWrk`), else autocannon; at a fixed rate from
+ * `fixedRateLoad`.
  */
 export async function measure(
   ctx: BenchContext,
@@ -98,6 +100,16 @@ async function measureLoad(
     });
     return { name, ...result };
   }
+  if (!opts.overallRate && useWrk()) {
+    const list = Array.isArray(requests) ? requests : take(next, ctx.durationSeconds * WRK_MAX_RATE);
+    const result = await wrkLoad({
+      url: urls[0]!,
+      requests: list.map((r) => ({ ...r, method: r.method ?? 'GET' })),
+      connections: opts.connections ?? ctx.connections,
+      durationSeconds: ctx.durationSeconds,
+    });
+    return { name, ...result };
+  }
   const result = await autocannon({
     url: urls[0]!,
     connections: opts.connections ?? ctx.connections,
@@ -151,6 +163,14 @@ function setupFrom(next: () => LoadRequest) {
     const r = next();
     return { ...req, method: r.method ?? 'GET', path: r.path, headers: { ...req.headers, ...r.headers }, body: r.body };
   };
+}
+
+// wrk sends a list, so requests made one by one (writes: each one new) are made up front, enough for this
+// rate over the whole run; past it the list would repeat (BENCH_WRK_MAX_RATE raises it).
+const WRK_MAX_RATE = Number(process.env.BENCH_WRK_MAX_RATE ?? 25_000);
+
+function take(next: () => LoadRequest, count: number): LoadRequest[] {
+  return Array.from({ length: count }, next);
 }
 
 function cycle(list: LoadRequest[]): () => LoadRequest {
