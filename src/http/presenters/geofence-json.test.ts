@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { makeCircleGeofence } from '../../../test/helpers/fixtures.js';
 import type { Geofence } from '../../domain/geofences/geofence.js';
+import { buildGeofenceShape } from '../../domain/geofences/geofence-shape.js';
 import { GeofenceJson } from './geofence-json.js';
 import { presentGeofence } from './geofence-presenter.js';
 
@@ -44,6 +46,15 @@ describe('GeofenceJson', () => {
       assert.equal(json.of(fence, 1500), JSON.stringify(presentGeofence(fence, 1500, { geometry })));
       assert.equal(json.of(fence, 1500), JSON.stringify(presentGeofence(fence, 1500, { geometry })));
     }
+  });
+
+  it('prints a circle outline exactly as JSON.stringify does', () => {
+    const circle = makeCircleGeofence(
+      { projectId: 'p', live: false },
+      { id: 'g2', ...buildGeofenceShape('circle', [-157.8583, 21.3069], 150) },
+    );
+    const json = new GeofenceJson({ geometry: true });
+    assert.equal(json.of(circle, 1500), JSON.stringify(presentGeofence(circle, 1500, { geometry: true })));
   });
 
   it('follows `enabled` across disableAfter, either way the clock goes', () => {

@@ -1,6 +1,6 @@
 import { setBounded } from '../../cache/bounded-map.js';
 import { type Geofence, isGeofenceEnabled } from '../../domain/geofences/geofence.js';
-import { presentGeofence } from './geofence-presenter.js';
+import { presentGeofence, presentGeofenceJson } from './geofence-presenter.js';
 
 interface Entry {
   json: string;
@@ -27,7 +27,9 @@ export class GeofenceJson {
     const enabled = isGeofenceEnabled(g, now);
     const e = this.#entries.get(g);
     if (e !== undefined && e.enabled === enabled) return e.json;
-    const json = JSON.stringify(presentGeofence(g, now, this.opts));
+    // With the outline, polygonJson prints its doubles about 4.5 times faster than JSON.stringify: a
+    // search of 10 fences that were not kept cost ~650 µs of CPU, most of it printing outlines.
+    const json = this.opts.geometry ? presentGeofenceJson(g, now) : JSON.stringify(presentGeofence(g, now, this.opts));
     setBounded(this.#entries, g, { json, enabled }, this.maxEntries);
     return json;
   }
