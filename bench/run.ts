@@ -2,6 +2,7 @@ import os from 'node:os';
 import { freshBenchDatabase, parseBenchArgs } from './lib/bench-database.js';
 import { type ServerProcess, startServerProcess } from './lib/server-process.js';
 import type { BenchResult, Scenario } from './lib/types.js';
+import { useWrk } from './lib/wrk-load.js';
 import { context } from './scenarios/context.js';
 import { geocoding } from './scenarios/geocoding.js';
 import { geodata } from './scenarios/geodata.js';
@@ -13,8 +14,9 @@ import { track } from './scenarios/track.js';
 
 /**
  * `npm run bench [scenario ...]`: starts the server in its own process on loopback, creates a project
- * with the per-key limit raised, runs each scenario with autocannon for a bounded time, and prints a
- * Markdown table for the README. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 50).
+ * with the per-key limit raised, runs each scenario's loads for a bounded time, and prints a
+ * Markdown table for the README. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 50); saturated
+ * rows on wrk where it is installed (bench/lib/wrk-load.ts).
  * `--store postgres [--processes N]`: PostgreSQL + Redis and N API processes (bench/lib/bench-database.ts).
  */
 const SCENARIOS: Scenario[] = [management, track, context, search, geodata, geocoding, places, route];
@@ -64,7 +66,7 @@ async function main(): Promise<void> {
     .map((l) => l.toFixed(2))
     .join(' ');
   process.stdout.write(
-    `\nMachine: ${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${durationSeconds} s per row, ${connections} connections, loopback; ${store}, ${options.processes} API process(es); load average ${load}.\n\n`,
+    `\nMachine: ${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${durationSeconds} s per row, ${connections} connections, loopback, saturated rows on ${useWrk() ? 'wrk' : 'autocannon'}; ${store}, ${options.processes} API process(es); load average ${load}.\n\n`,
   );
   process.stdout.write(
     '| scenario | req/s | p50 ms | p99 ms | requests | errors | server CPU µs/req |\n|---|---:|---:|---:|---:|---:|---:|\n',
