@@ -93,7 +93,7 @@ async function measureLoad(
       url: urls[0]!,
       // The whole list, cycled once across all connections: a server that keeps recent answers
       // (autocomplete) then sees the list's own repeats, not the same few requests over and over.
-      requests: requests.map((r) => ({ ...r, method: r.method ?? 'GET' })),
+      requests: requests.map(withMethod),
       rate: opts.overallRate,
       connections: opts.connections ?? ctx.connections,
       durationSeconds: ctx.durationSeconds,
@@ -104,7 +104,7 @@ async function measureLoad(
     const list = Array.isArray(requests) ? requests : take(next, ctx.durationSeconds * WRK_MAX_RATE);
     const result = await wrkLoad({
       url: urls[0]!,
-      requests: list.map((r) => ({ ...r, method: r.method ?? 'GET' })),
+      requests: list.map(withMethod),
       connections: opts.connections ?? ctx.connections,
       durationSeconds: ctx.durationSeconds,
     });
@@ -169,6 +169,11 @@ function setupFrom(next: () => LoadRequest) {
 // rate over the whole run; past it the list would repeat (BENCH_WRK_MAX_RATE raises it).
 const WRK_MAX_RATE = Number(process.env.BENCH_WRK_MAX_RATE ?? 25_000);
 
+/** The request with its method spelled out, as the generators that take a final form need it. */
+function withMethod(r: LoadRequest): LoadRequest & { method: string } {
+  return { ...r, method: r.method ?? 'GET' };
+}
+
 function take(next: () => LoadRequest, count: number): LoadRequest[] {
   return Array.from({ length: count }, next);
 }
@@ -176,6 +181,29 @@ function take(next: () => LoadRequest, count: number): LoadRequest[] {
 function cycle(list: LoadRequest[]): () => LoadRequest {
   let i = 0;
   return () => list[i++ % list.length]!;
+}
+
+/**
+ * Sends `count` requests from `next`, 50 at a time, for seeding (not measured); every one must succeed.
+ * `label` names the step in the error.
+ */
+export async function sendAll(
+  ctx: BenchContext,
+  next: () => LoadRequest,
+  count: number,
+  label = 'seeding request',
+): Promise<void> {
+  let sent = 0;
+  const worker = async () => {
+    while (sent < count) {
+      sent++;
+      const r = next();
+      const res = await fetch(`${ctx.url}${r.path}`, { method: r.method ?? 'GET', headers: r.headers, body: r.body });
+      if (!res.ok) throw new Error(`${label} failed: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: 50 }, worker));
 }
 
 /** Authorization + JSON headers. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { importOsm } from '../../src/geodata/osm/import-osm.js';
 import { copyOfSharedTestPack, fixturesDir } from '../../src/geodata/test-pack.js';
-import { auth, measure } from '../lib/load.js';
+import { auth, measure, sendAll } from '../lib/load.js';
 import { startServerProcess } from '../lib/server-process.js';
 import type { BenchContext, BenchResult, Scenario } from '../lib/types.js';
 import { random } from './metro-seed.js';
@@ -126,31 +126,25 @@ async function startTrips(ctx: BenchContext, count: number): Promise<string[]> {
   if (!put.ok) throw new Error(`store geofence failed: ${put.status}`);
   const ids = Array.from({ length: count }, (_, i) => `trip-dev-${i}`);
   let next = 0;
-  const worker = async () => {
-    while (next < ids.length) {
-      const id = ids[next++]!;
-      const [lon, lat] = point();
-      const res = await fetch(`${ctx.url}/v1/track`, {
-        method: 'POST',
-        headers: auth(ctx.keys.publishable, true),
-        body: JSON.stringify({
-          deviceId: id,
-          userId: id,
-          latitude: lat,
-          longitude: lon,
-          accuracy: 10,
-          tripOptions: {
-            externalId: id,
-            destinationGeofenceTag: 'store',
-            destinationGeofenceExternalId: 'waikiki',
-            mode: 'car',
-          },
-        }),
-      });
-      if (!res.ok) throw new Error(`trip start failed: ${res.status} ${await res.text()}`);
-    }
+  const startTrip = () => {
+    const id = ids[next++]!;
+    const [lon, lat] = point();
+    const body = JSON.stringify({
+      deviceId: id,
+      userId: id,
+      latitude: lat,
+      longitude: lon,
+      accuracy: 10,
+      tripOptions: {
+        externalId: id,
+        destinationGeofenceTag: 'store',
+        destinationGeofenceExternalId: 'waikiki',
+        mode: 'car',
+      },
+    });
+    return { method: 'POST' as const, path: '/v1/track', headers: auth(ctx.keys.publishable, true), body };
   };
-  await Promise.all(Array.from({ length: 50 }, worker));
+  await sendAll(ctx, startTrip, ids.length, 'trip start');
   return ids;
 }
 

@@ -1,4 +1,4 @@
-import { auth, type LoadRequest, measure } from '../lib/load.js';
+import { auth, measure, sendAll } from '../lib/load.js';
 import type { BenchContext, BenchResult, Scenario } from '../lib/types.js';
 import { anyMetroPoint, random, type SeedProbe, seedGeofences, tenantOfKey } from './metro-seed.js';
 
@@ -26,7 +26,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
       // Steady state, as a tracking service mostly sees it: devices it already knows, each moving to
       // another metro point on every update (so entries and exits keep coming).
       const known = tracks(ctx, `k${size}`, size, KNOWN_DEVICES);
-      await sendAll(ctx, known, KNOWN_DEVICES);
+      await sendAll(ctx, known, KNOWN_DEVICES, 'seeding track');
       const name = `POST /v1/track (100,000 geofences, ${KNOWN_DEVICES.toLocaleString('en-US')} known devices)`;
       results.push(await measure(ctx, name, known));
     }
@@ -79,21 +79,6 @@ function tracks(ctx: BenchContext, prefix: string, fenceCount: number, devices =
 
 // More devices than tracks per second (each device keeps under its 1/s limit), all seen before the clock starts.
 const KNOWN_DEVICES = 20_000;
-
-/** Sends `count` requests from `next`, 50 at a time (seeding, not measured); every one must succeed. */
-async function sendAll(ctx: BenchContext, next: () => LoadRequest, count: number): Promise<void> {
-  let sent = 0;
-  const worker = async () => {
-    while (sent < count) {
-      sent++;
-      const r = next();
-      const res = await fetch(`${ctx.url}${r.path}`, { method: r.method, headers: r.headers, body: r.body });
-      if (!res.ok) throw new Error(`seeding track failed: ${res.status} ${await res.text()}`);
-      await res.arrayBuffer();
-    }
-  };
-  await Promise.all(Array.from({ length: 50 }, worker));
-}
 
 /**
  * Tracks at the probe (a new device each time) until the server's index has the probe fence; with

@@ -90,8 +90,9 @@ function computeVerdicts(index: AreaWordIndex, qualifiers: string[], prefixLast:
     passedBy.set(index, passed);
   }
   const last = qualifiers.length - 1;
+  const firstRange = wordRange(index.words, qualifiers[0]!, prefixLast && last === 0);
   for (let i = 0; i <= last; i++) {
-    const [from, to] = wordRange(index.words, qualifiers[i]!, prefixLast && i === last);
+    const [from, to] = i === 0 ? firstRange : wordRange(index.words, qualifiers[i]!, prefixLast && i === last);
     for (let j = from; j < to; j++) {
       for (const slot of slots[j]!) {
         if (passed[slot] !== i) continue;
@@ -101,8 +102,7 @@ function computeVerdicts(index: AreaWordIndex, qualifiers: string[], prefixLast:
     }
   }
   // Only slots of the first qualifier's postings can have moved from zero: they are set back.
-  const [from, to] = wordRange(index.words, qualifiers[0]!, prefixLast && last === 0);
-  for (let j = from; j < to; j++) for (const slot of slots[j]!) passed[slot] = 0;
+  for (let j = firstRange[0]; j < firstRange[1]; j++) for (const slot of slots[j]!) passed[slot] = 0;
   return verdict;
 }
 
