@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { freshBenchDatabase, parseBenchArgs } from './lib/bench-database.js';
 import { type ServerProcess, startServerProcess } from './lib/server-process.js';
 import type { BenchResult, Scenario } from './lib/types.js';
@@ -17,7 +19,7 @@ import { track } from './scenarios/track.js';
  * with the per-key limit raised, runs each scenario's loads for a bounded time, and prints a
  * Markdown table for the README. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 50); saturated
  * rows on wrk where it is installed (bench/lib/wrk-load.ts).
- * `--store postgres [--processes N]`: PostgreSQL + Redis and N API processes (bench/lib/bench-database.ts).
+ * `--store postgres`: PostgreSQL + Redis; `--processes N`: N API processes on the one store (bench/lib/bench-database.ts).
  */
 const SCENARIOS: Scenario[] = [management, track, context, search, geodata, geocoding, places, route];
 
@@ -29,7 +31,13 @@ async function main(): Promise<void> {
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
   const rows: BenchResult[] = [];
   for (const scenario of scenarios) {
-    const env = options.store === 'postgres' ? await freshBenchDatabase() : {};
+    // Several SQLite processes share one fresh DATA_DIR (removed below); one makes its own.
+    const sharedDir =
+      options.store === 'sqlite' && options.processes > 1
+        ? fs.mkdtempSync(path.join(os.tmpdir(), 'whereabouts-bench-'))
+        : undefined;
+    const env: Record<string, string> =
+      options.store === 'postgres' ? await freshBenchDatabase() : sharedDir ? { DATA_DIR: sharedDir } : {};
     const servers: ServerProcess[] = [];
     // One at a time: the first migrates the fresh schema, the others find it done.
     for (let i = 0; i < options.processes; i++) servers.push(await startServerProcess(env));
@@ -57,6 +65,7 @@ async function main(): Promise<void> {
       rows.push(...results);
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
+      if (sharedDir) fs.rmSync(sharedDir, { recursive: true, force: true });
     }
   }
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';

@@ -86,7 +86,10 @@ export async function compose(config: Config, opts: { clock?: Clock } = {}) {
     services: createServices(store, clock, geodata),
     geodata,
   };
-  const unsubscribe = store.onExternalChange(() => keys.invalidate());
+  // Keys resolve to their project (its settings and features): only those changes make them stale.
+  const unsubscribe = store.onExternalChange((change) => {
+    if (change.kind === 'unknown' || change.kind === 'projects') keys.invalidate();
+  });
   const unfollow = followExternalChanges(store, deps.services);
   const app = await buildApp(deps);
   if (problem) app.log.error({ err: problem }, 'geodata pack not loaded');

@@ -10,6 +10,8 @@ export interface Config {
   databaseUrl: string | null;
   redisUrl: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** API processes `serve` runs on the one port (WORKERS; Node's cluster), each with its own event loop. */
+  workers: number;
   /** Honour `X-Forwarded-For` from a reverse proxy. */
   trustProxy: boolean;
   /** An operator's own MaxMind-format IP database, used instead of the bundled DB-IP Lite. */
@@ -40,6 +42,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL.');
   }
+  const workers = Number(env.WORKERS ?? '1');
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
+    throw new ConfigError(`WORKERS must be a whole number from 1 to 64, got "${env.WORKERS}".`);
+  }
   const dataDir = path.resolve(nonEmpty(env.DATA_DIR) ?? './data');
   return {
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
@@ -50,6 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     redisUrl,
     logLevel: logLevel as Config['logLevel'],
+    workers,
     trustProxy: ['1', 'true', 'yes'].includes((env.TRUST_PROXY ?? '').toLowerCase()),
     ipDatabase: nonEmpty(env.IP_DATABASE),
     bodyLimitBytes: 5 * 1024 * 1024,

@@ -8,6 +8,7 @@ import { sharedTestPack } from '../src/geodata/test-pack.js';
 import { PG_MIGRATIONS } from '../src/storage/postgres/migrations.js';
 import { runCli, type ServeProcess, startServe } from './helpers/cli.js';
 import { engineEnv } from './helpers/engine.js';
+import { poll } from './helpers/poll.js';
 import { type RequestOptions, request } from './helpers/server.js';
 import { TcpProxy } from './helpers/tcp-proxy.js';
 import { BROOKLYN, type LonLat, offset, trackBody } from './helpers/tracking.js';
@@ -16,19 +17,6 @@ const skip =
   process.env.TEST_STORE === 'postgres' && process.env.TEST_REDIS_URL
     ? false
     : 'needs PostgreSQL and Redis: it runs in the PostgreSQL half of `npm test` (npm run test:postgres)';
-
-/**
- * Calls `check` every `everyMs` until it holds (true) or `withinMs` have passed (false): another
- * process's write arrives within milliseconds, but CI runs two test files at once on two cores.
- */
-async function poll(check: () => Promise<boolean>, withinMs: number, everyMs: number): Promise<boolean> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
 
 describe('several API processes over one PostgreSQL and one Redis', { skip }, () => {
   let env: Record<string, string>;

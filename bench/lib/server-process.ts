@@ -24,9 +24,13 @@ export async function benchPackDir(): Promise<string> {
   return process.env.BENCH_PACK_DIR ? path.resolve(process.env.BENCH_PACK_DIR) : (await sharedTestPack()).dataDir;
 }
 
-/** Starts `src/main.ts serve` in its own process (so load generation does not share its core). */
+/**
+ * Starts `src/main.ts serve` in its own process (so load generation does not share its core), in a
+ * fresh DATA_DIR unless `env` names one (several processes on one SQLite file), which it then leaves.
+ */
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'whereabouts-bench-'));
+  const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'whereabouts-bench-'));
+  const ownDir = env.DATA_DIR === undefined;
   const port = await freePort();
   const fullEnv = {
     ...process.env,
@@ -58,7 +62,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

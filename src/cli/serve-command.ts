@@ -1,12 +1,24 @@
-import { compose } from '../compose.js';
+import cluster from 'node:cluster';
+import { compose, openGeodata, openStore } from '../compose.js';
 import type { Config } from '../config.js';
-import type { ProjectService } from '../domain/projects/project-service.js';
+import { systemClock } from '../domain/clock.js';
+import { ProjectService } from '../domain/projects/project-service.js';
 import type { LivePack } from '../geodata/live-pack.js';
 import { formatImportSummary } from '../geodata/manifest.js';
 import { buildWorldPack } from './import-command.js';
+import { superviseWorkers } from './worker-cluster.js';
 
-/** Starts the server; returns -1 so main leaves the process running. */
+/**
+ * Starts the server; returns -1 so main leaves the process running. With WORKERS above 1 this
+ * process sets up what a first start needs (the world pack, the default project), then forks the
+ * API processes and watches them (`superviseWorkers`).
+ */
 export async function serveCommand(config: Config): Promise<number> {
+  if (config.workers > 1 && cluster.isPrimary) {
+    await prepareFirstStart(config);
+    const code = await superviseWorkers(config);
+    process.exit(code);
+  }
   const { app, deps, close } = await compose(config);
   await ensureWorldPack(deps.geodata);
   await createDefaultProject(deps.services.projects);
@@ -19,6 +31,19 @@ export async function serveCommand(config: Config): Promise<number> {
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   return -1;
+}
+
+/** What `serve` does once before any API process listens: the pack, the schema, a first project. */
+async function prepareFirstStart(config: Config): Promise<void> {
+  const { geodata } = await openGeodata(config);
+  await ensureWorldPack(geodata);
+  geodata.close();
+  const store = await openStore(config);
+  try {
+    await createDefaultProject(new ProjectService(store.projects, systemClock));
+  } finally {
+    await store.close();
+  }
 }
 
 /**

@@ -228,11 +228,12 @@ export interface UsageStore {
 }
 
 /**
- * What another process changed. SQLite cannot tell (`kind: 'unknown'`: drop everything); PostgreSQL
- * notifications name the kind and the tenant.
+ * What another process changed: PostgreSQL notifications and SQLite's commit log name the kind, the
+ * tenant and often the record; `kind: 'unknown'` (a commit that did not say): drop everything.
+ * `trips` reaches only the store's own caches.
  */
 export interface StoreChange {
-  kind: 'unknown' | 'projects' | 'geofences' | 'users' | 'beacons' | 'settings';
+  kind: 'unknown' | 'projects' | 'geofences' | 'users' | 'beacons' | 'settings' | 'trips';
   tenant?: Tenant;
   /** The one record that changed, when known: caches then refresh just that record. */
   id?: string;

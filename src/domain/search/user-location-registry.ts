@@ -20,8 +20,9 @@ const MAX_DOCS = 100_000;
 
 /**
  * One `UserLocationIndex` per tenant, loaded from the store on the first search and moved by every
- * track of this process (`update`). Another process's writes drop the tenant's index (`storeChanged`);
- * the next search reloads it. Deleted users stay in the index until a search finds them missing.
+ * track of this process (`update`). Another process's write of a user moves that user once read back;
+ * a write that does not say which users drops the tenant's index (`storeChanged`), and the next
+ * search reloads it. Deleted users stay in the index until a search finds them missing.
  *
  * Beside it, the stored users that searches confirm (`users`): reading and parsing ten documents cost
  * more than the rest of a search. A kept user is dropped by a track of it (`update`), by any deletion
@@ -31,6 +32,8 @@ const MAX_DOCS = 100_000;
  */
 export class UserLocationRegistry {
   private readonly entries = new Map<string, Entry>();
+  /** Users other processes wrote, per tenant, waiting to be read back (`reread`). */
+  private readonly rereads = new Map<string, Set<string>>();
 
   constructor(
     private readonly source: {
@@ -115,7 +118,39 @@ export class UserLocationRegistry {
 
   storeChanged(change: StoreChange): void {
     if (change.kind !== 'unknown' && change.kind !== 'users') return;
-    if (change.tenant) this.entries.delete(tenantKey(change.tenant));
+    if (change.kind === 'users' && change.tenant && change.id !== undefined) this.reread(change.tenant, change.id);
+    else if (change.tenant) this.entries.delete(tenantKey(change.tenant));
     else this.entries.clear();
+  }
+
+  /**
+   * Another process wrote user `id` (SQLite's commit log names it): forget its kept document now, and
+   * move it in the index once read back. The reads of one turn go out as one.
+   */
+  private reread(tenant: Tenant, id: string): void {
+    const key = tenantKey(tenant);
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    entry.writes++;
+    entry.docs.delete(id);
+    let ids = this.rereads.get(key);
+    if (ids) {
+      ids.add(id);
+      return;
+    }
+    ids = new Set([id]);
+    this.rereads.set(key, ids);
+    setImmediate(() => {
+      this.rereads.delete(key);
+      this.source.getMany(tenant, [...ids]).then(
+        (users) => {
+          if (this.entries.get(key) !== entry) return;
+          for (const user of users) this.update(tenant, user);
+        },
+        () => {
+          if (this.entries.get(key) === entry) this.entries.delete(key);
+        },
+      );
+    });
   }
 }

@@ -23,7 +23,7 @@ describe('GroupCommit', () => {
 
   it('commits the writes of one turn together', async () => {
     const group = new GroupCommit(db);
-    await Promise.all([group.commit(insert('a')), group.commit(insert('b'))]);
+    await Promise.all([group.commit(insert('a'), null), group.commit(insert('b'), null)]);
     assert.deepEqual(keys(), ['a', 'b']);
   });
 
@@ -34,9 +34,9 @@ describe('GroupCommit', () => {
       insert('a')(); // primary key clash
     };
     const results = await Promise.allSettled([
-      group.commit(insert('c')),
-      group.commit(failing),
-      group.commit(insert('d')),
+      group.commit(insert('c'), null),
+      group.commit(failing, null),
+      group.commit(insert('d'), null),
     ]);
     assert.deepEqual(
       results.map((r) => r.status),

@@ -1,9 +1,11 @@
+import { type CommitChanges, mergeChanges } from './commit-changes.js';
 import type { SqliteDb } from './open-database.js';
 import { writeTransaction } from './open-database.js';
 import { type OpsCommitter, runOps, type WriteOp } from './write-ops.js';
 
 interface PendingWrite {
   write: () => void;
+  changes: CommitChanges;
   resolve: () => void;
   reject: (err: unknown) => void;
 }
@@ -25,10 +27,13 @@ export class GroupCommit implements OpsCommitter {
     this.savepoint = db.transaction((write: () => void) => write());
   }
 
-  /** Runs `write` (synchronous SQL) in the next group transaction; resolves after the commit. */
-  commit(write: () => void): Promise<void> {
+  /**
+   * Runs `write` (synchronous SQL) in the next group transaction; resolves after the commit.
+   * `changes`: what it changes, for other processes' caches (commit-changes.ts).
+   */
+  commit(write: () => void, changes: CommitChanges): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ write, resolve, reject });
+      this.queue.push({ write, changes, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.flush());
@@ -37,8 +42,8 @@ export class GroupCommit implements OpsCommitter {
   }
 
   /** `commit` for writes given as data (the form the writer thread also takes). */
-  commitOps(ops: readonly WriteOp[]): Promise<void> {
-    return this.commit(() => runOps(this.db, ops));
+  commitOps(ops: readonly WriteOp[], changes: CommitChanges): Promise<void> {
+    return this.commit(() => runOps(this.db, ops), changes);
   }
 
   /** Commits what is queued at once instead of on the next turn: before the database closes. */
@@ -53,10 +58,15 @@ export class GroupCommit implements OpsCommitter {
     this.queue = [];
     // Writes almost never fail, and a savepoint per write costs two statements: try the batch bare
     // first, and only when one write throws roll it all back and redo each in its own savepoint.
+    const changes = mergeChanges(batch.map((item) => item.changes));
     try {
-      writeTransaction(this.db, () => {
-        for (const item of batch) item.write();
-      });
+      writeTransaction(
+        this.db,
+        () => {
+          for (const item of batch) item.write();
+        },
+        changes,
+      );
     } catch {
       this.flushIsolated(batch);
       return;
@@ -67,15 +77,19 @@ export class GroupCommit implements OpsCommitter {
   private flushIsolated(batch: PendingWrite[]): void {
     const failures = new Map<PendingWrite, unknown>();
     try {
-      writeTransaction(this.db, () => {
-        for (const item of batch) {
-          try {
-            this.savepoint(item.write);
-          } catch (err) {
-            failures.set(item, err);
+      writeTransaction(
+        this.db,
+        () => {
+          for (const item of batch) {
+            try {
+              this.savepoint(item.write);
+            } catch (err) {
+              failures.set(item, err);
+            }
           }
-        }
-      });
+        },
+        mergeChanges(batch.map((item) => item.changes)),
+      );
     } catch (err) {
       for (const item of batch) item.reject(err);
       return;

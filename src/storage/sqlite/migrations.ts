@@ -118,4 +118,11 @@ export const SQLITE_MIGRATIONS: Array<{ version: number; name: string; sql: stri
       CREATE INDEX user_geofences_page ON user_geofences(project_id, live, geofence_id, updated_at DESC, user_pk DESC);
     `,
   },
+  {
+    version: 7,
+    name: 'commit_log_changes',
+    // What each commit changed (commit-changes.ts), so that API processes sharing the file refresh
+    // just those records. NULL: not said, as older rows and the CLI's bulk loads leave it.
+    sql: 'ALTER TABLE commit_log ADD COLUMN changes TEXT;',
+  },
 ];

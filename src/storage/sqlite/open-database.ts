@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import type { CommitChanges } from './commit-changes.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { statement } from './paged-query.js';
 
@@ -63,26 +64,29 @@ export function writerOf(db: SqliteDb): string {
  * data_version` says only that some other connection committed. Rows older than a minute are pruned
  * now and then; a reader that finds a gap after its last seen row treats it as a foreign commit.
  */
-export const COMMIT_LOG_INSERT = 'INSERT INTO commit_log (writer, at) VALUES (?, ?)';
+export const COMMIT_LOG_INSERT = 'INSERT INTO commit_log (writer, at, changes) VALUES (?, ?, ?)';
 export const COMMIT_LOG_PRUNE = 'DELETE FROM commit_log WHERE at < ? AND seq < (SELECT max(seq) FROM commit_log)';
 export const COMMIT_LOG_KEEP_MS = 60_000;
 const PRUNE_EVERY = 1024;
 let commitsSincePrune = 0;
 
-/** Runs `fn` in a write transaction that takes the write lock at once (no upgrade deadlocks). */
-export function writeTransaction<T>(db: SqliteDb, fn: () => T): T {
+/**
+ * Runs `fn` in a write transaction that takes the write lock at once (no upgrade deadlocks), logged
+ * with what it changes (`changes`: see commit-changes.ts; not given, other processes drop all they keep).
+ */
+export function writeTransaction<T>(db: SqliteDb, fn: () => T, changes: CommitChanges = null): T {
   return db
     .transaction(() => {
       const out = fn();
-      logCommit(db);
+      logCommit(db, changes);
       return out;
     })
     .immediate();
 }
 
-function logCommit(db: SqliteDb): void {
+function logCommit(db: SqliteDb, changes: CommitChanges): void {
   const now = Date.now();
-  statement(db, COMMIT_LOG_INSERT).run(writerOf(db), now);
+  statement(db, COMMIT_LOG_INSERT).run(writerOf(db), now, changes);
   if (++commitsSincePrune >= PRUNE_EVERY) {
     commitsSincePrune = 0;
     statement(db, COMMIT_LOG_PRUNE).run(now - COMMIT_LOG_KEEP_MS);

@@ -21,8 +21,8 @@ const MAX_KEYS = 50_000;
  * Only a database read fills an entry, because only it knows the user is the newest with that
  * identity. A written user refreshes the entries that already name it (its `updatedAt` only grows, so
  * it stays the newest), and drops those that name another user (it may now be newer) or that it no
- * longer matches (a moved deviceId). Deleting users, writes outside tracks, and other processes'
- * commits drop everything (`clear`).
+ * longer matches (a moved deviceId). Deleting users and writes outside tracks drop everything
+ * (`clear`); another process's write of a user drops that user and its identities (`forget`, `forgetKey`).
  */
 export class RecentUsers {
   readonly #entries = new Map<string, Entry>();
@@ -73,6 +73,16 @@ export class RecentUsers {
   clear(): void {
     this.#entries.clear();
     this.#keysOf.clear();
+  }
+
+  /** Drops what is kept of user `id` (another process wrote it). */
+  forget(id: string): void {
+    this.#forget(id);
+  }
+
+  /** Drops the entry of one identity (another process wrote a user that has it). */
+  forgetKey(tenant: Tenant, column: IdentityColumn, value: string): void {
+    this.#entries.delete(keyOf(tenant, column, value));
   }
 
   #forget(id: string): void {

@@ -3,6 +3,7 @@ import type { Page } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { geofenceDocument } from '../geofence-document.js';
 import type { GeofenceLifetime, GeofenceListQuery, GeofenceStore } from '../store.js';
+import { changeLine, mergeChanges } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
 import type { OpsCommitter, WriteOp } from './write-ops.js';
@@ -27,7 +28,7 @@ export class SqliteGeofenceStore implements GeofenceStore {
     let saved = g;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.commits.commitOps([geofenceRowOp(saved)]);
+        await this.commits.commitOps([geofenceRowOp(saved)], changeLine('geofences', saved, saved.id));
         return saved;
       } catch (err) {
         // A tag conflict implies the fence has a tag and an externalId.
@@ -94,32 +95,40 @@ export class SqliteGeofenceStore implements GeofenceStore {
   }
 
   async delete(tenant: Tenant, id: string): Promise<boolean> {
-    return writeTransaction(this.db, () => {
-      const res = statement(this.db, 'DELETE FROM geofences WHERE id = ? AND project_id = ? AND live = ?').run(
-        id,
-        tenant.projectId,
-        tenant.live ? 1 : 0,
-      );
-      if (res.changes > 0) statement(this.db, DELETE_MEMBERSHIPS).run(tenant.projectId, tenant.live ? 1 : 0, id);
-      return res.changes > 0;
-    });
+    return writeTransaction(
+      this.db,
+      () => {
+        const res = statement(this.db, 'DELETE FROM geofences WHERE id = ? AND project_id = ? AND live = ?').run(
+          id,
+          tenant.projectId,
+          tenant.live ? 1 : 0,
+        );
+        if (res.changes > 0) statement(this.db, DELETE_MEMBERSHIPS).run(tenant.projectId, tenant.live ? 1 : 0, id);
+        return res.changes > 0;
+      },
+      changeLine('geofences', tenant, id),
+    );
   }
 
   async deleteExpired(now: number): Promise<Array<{ tenant: Tenant; id: string }>> {
-    return writeTransaction(this.db, () => {
-      const rows = statement(this.db, 'SELECT id, project_id, live FROM geofences WHERE delete_after <= ?').all(
-        now,
-      ) as Array<{
-        id: string;
-        project_id: string;
-        live: number;
-      }>;
-      for (const r of rows) {
-        statement(this.db, 'DELETE FROM geofences WHERE id = ?').run(r.id);
-        statement(this.db, DELETE_MEMBERSHIPS).run(r.project_id, r.live, r.id);
-      }
-      return rows.map((r) => ({ tenant: { projectId: r.project_id, live: r.live === 1 }, id: r.id }));
-    });
+    // Read first, and commit only when some fence expired: the sweep runs every minute in every
+    // process, and each commit is news to the others (commit_log).
+    const rows = statement(this.db, 'SELECT id, project_id, live FROM geofences WHERE delete_after <= ?').all(
+      now,
+    ) as Array<{ id: string; project_id: string; live: number }>;
+    if (rows.length === 0) return [];
+    const expired = rows.map((r) => ({ tenant: { projectId: r.project_id, live: r.live === 1 }, id: r.id }));
+    const deleted = writeTransaction(
+      this.db,
+      () =>
+        expired.filter(({ tenant, id }) => {
+          const res = statement(this.db, 'DELETE FROM geofences WHERE id = ? AND delete_after <= ?').run(id, now);
+          if (res.changes > 0) statement(this.db, DELETE_MEMBERSHIPS).run(tenant.projectId, tenant.live ? 1 : 0, id);
+          return res.changes > 0;
+        }),
+      mergeChanges(expired.map(({ tenant, id }) => changeLine('geofences', tenant, id))),
+    );
+    return deleted;
   }
 }
 

@@ -1,6 +1,7 @@
 import { EMPTY_PLACE_SETTINGS, type PlaceSettings } from '../../domain/settings/place-settings.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { SettingsStore, UsageStore } from '../store.js';
+import { changeLine, NOTHING_KEPT } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { statement } from './paged-query.js';
 import type { OpsCommitter } from './write-ops.js';
@@ -17,12 +18,15 @@ export class SqliteSettingsStore implements SettingsStore {
   }
 
   async put(tenant: Tenant, settings: PlaceSettings): Promise<void> {
-    writeTransaction(this.db, () =>
-      statement(
-        this.db,
-        `INSERT INTO place_settings (project_id, live, doc) VALUES (?, ?, ?)
+    writeTransaction(
+      this.db,
+      () =>
+        statement(
+          this.db,
+          `INSERT INTO place_settings (project_id, live, doc) VALUES (?, ?, ?)
          ON CONFLICT(project_id, live) DO UPDATE SET doc = excluded.doc`,
-      ).run(tenant.projectId, tenant.live ? 1 : 0, JSON.stringify(settings)),
+        ).run(tenant.projectId, tenant.live ? 1 : 0, JSON.stringify(settings)),
+      changeLine('settings', tenant),
     );
   }
 }
@@ -43,6 +47,7 @@ export class SqliteUsageStore implements UsageStore {
        ON CONFLICT(project_id, month, live, endpoint) DO UPDATE SET count = count + excluded.count`,
         params: [r.projectId, r.live ? 1 : 0, r.endpoint, r.month, r.count],
       })),
+      NOTHING_KEPT,
     );
   }
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Statement } from 'better-sqlite3';
 import type { Store, StoreChange } from '../store.js';
 import { BackgroundCheckpoints } from './background-checkpoints.js';
+import { type CommitChanges, readChanges } from './commit-changes.js';
 import { GroupCommit } from './group-commit.js';
 import { openDatabase, type SqliteDb, writerOf } from './open-database.js';
 import { statement } from './paged-query.js';
@@ -55,13 +56,15 @@ export class SqliteStore implements Store {
     this.commits = new GroupCommit(db);
     this.writes = writer ?? this.commits;
     this.projects = new SqliteProjectStore(db);
-    this.users = new SqliteUserStore(db, this.writes);
+    // Their caches answer tracks: other processes' commits must reach them first.
+    const sync = () => this.syncExternalChanges();
+    this.users = new SqliteUserStore(db, this.writes, sync);
     this.geofences = new SqliteGeofenceStore(db, this.commits);
     this.beacons = new SqliteBeaconStore(db);
     this.settings = new SqliteSettingsStore(db);
     this.usage = new SqliteUsageStore(db, this.writes);
     this.events = new SqliteEventStore(db);
-    this.trips = new SqliteTripStore(db, this.writes);
+    this.trips = new SqliteTripStore(db, this.writes, sync);
   }
 
   /**
@@ -87,7 +90,7 @@ export class SqliteStore implements Store {
     this.listeners.add(listener);
     if (!this.timer) {
       this.dataVersion = this.readDataVersion();
-      this.seenSeq = this.commitLogSince(0).last;
+      this.seenSeq = (statement(this.db, 'SELECT max(seq) FROM commit_log').pluck().get() as number | null) ?? 0;
       this.timer = setInterval(() => this.poll(), CHANGE_POLL_MS);
       this.timer.unref();
     }
@@ -104,25 +107,41 @@ export class SqliteStore implements Store {
     this.dataVersion = v;
     // data_version also moves for this process's own writer thread: only a foreign commit counts.
     const log = this.commitLogSince(this.seenSeq);
-    const foreign = log.foreign > 0 || (log.first !== null && log.first > this.seenSeq + 1);
     this.seenSeq = Math.max(this.seenSeq, log.last);
-    if (!foreign) return;
-    this.trips.forgetCached();
-    this.users.forgetCached();
-    for (const l of this.listeners) l({ kind: 'unknown' });
+    for (const change of log.changes) this.deliver(change);
+  }
+
+  /** One record another process changed: this store's caches first, then the listeners' (indexes). */
+  private deliver(change: StoreChange): void {
+    if (change.kind === 'unknown' || change.kind === 'trips') this.trips.forgetCached();
+    if (change.kind === 'unknown' || change.kind === 'users') this.users.forgetCached(change.id);
+    if (change.kind === 'trips') return;
+    for (const l of this.listeners) l(change);
   }
 
   /**
-   * Commits logged after `seq`: how many came from another writer, and the first and last seq seen (a
-   * first seq past `seq + 1` means rows were pruned unseen, which counts as foreign).
+   * What other writers committed after `seq` (commit-changes.ts), and the last seq seen. A first seq
+   * past `seq + 1` means rows were pruned unseen: anything may have changed.
    */
-  private commitLogSince(seq: number): { foreign: number; first: number | null; last: number } {
-    const row = statement(
-      this.db,
-      `SELECT count(*) FILTER (WHERE writer <> @w) AS foreign_commits, min(seq) AS first, max(seq) AS last
-       FROM commit_log WHERE seq > @seq`,
-    ).get({ w: writerOf(this.db), seq }) as { foreign_commits: number; first: number | null; last: number | null };
-    return { foreign: row.foreign_commits, first: seq === 0 ? null : row.first, last: row.last ?? seq };
+  private commitLogSince(seq: number): { changes: StoreChange[]; last: number } {
+    const bounds = statement(this.db, 'SELECT min(seq) AS first, max(seq) AS last FROM commit_log WHERE seq > ?').get(
+      seq,
+    ) as { first: number | null; last: number | null };
+    if (bounds.last === null) return { changes: [], last: seq };
+    if (bounds.first! > seq + 1) return { changes: [{ kind: 'unknown' }], last: bounds.last };
+    const rows = statement(this.db, 'SELECT changes FROM commit_log WHERE seq > ? AND seq <= ? AND writer <> ?').all(
+      seq,
+      bounds.last,
+      writerOf(this.db),
+    ) as Array<{ changes: CommitChanges }>;
+    const changes: StoreChange[] = [];
+    for (const row of rows) {
+      const named = readChanges(row.changes);
+      // One that did not say what it changed stands for all the rest.
+      if (named[0]?.kind === 'unknown') return { changes: [{ kind: 'unknown' }], last: bounds.last };
+      changes.push(...named);
+    }
+    return { changes, last: bounds.last };
   }
 
   private readDataVersion(): number {

@@ -3,6 +3,7 @@ import type { Page } from '../../domain/pagination.js';
 import { type Tenant, tenantKey } from '../../domain/tenant.js';
 import { isTripActive, type Trip, type TripLocation } from '../../domain/trips/trip.js';
 import type { TripListQuery, TripStore, TripWrite } from '../store.js';
+import { changeLine } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
 import { eventRowOps } from './sqlite-event-store.js';
@@ -27,6 +28,8 @@ export class SqliteTripStore implements TripStore {
     private readonly db: SqliteDb,
     /** Trips are saved on every track of a trip: their writes share the tracks' group commits. */
     private readonly commits: OpsCommitter,
+    /** Delivers other processes' commits (`forgetCached`) before `withoutActive` answers. */
+    private readonly syncExternalChanges: () => void = () => {},
   ) {}
 
   async get(tenant: Tenant, id: string): Promise<Trip | null> {
@@ -48,6 +51,7 @@ export class SqliteTripStore implements TripStore {
     // A null parameter matches nothing (`= NULL`), so an owner without an id skips that branch. A
     // trip named by a userId belongs to whoever tracks with that userId, not to a device.
     const key = tenantKey(tenant);
+    this.syncExternalChanges();
     if (this.withoutActive.has(key)) return null;
     const active = `FROM trips WHERE ${TENANT} AND active = 1`;
     const trip = await this.one(
@@ -67,7 +71,7 @@ export class SqliteTripStore implements TripStore {
     this.withoutActive.delete(tenantKey(trip));
     this.writesInFlight++;
     try {
-      await this.commits.commitOps(tripOps(trip, write));
+      await this.commits.commitOps(tripOps(trip, write), changeLine('trips', trip, trip.id));
     } finally {
       this.writesInFlight--;
     }
@@ -113,12 +117,15 @@ export class SqliteTripStore implements TripStore {
   }
 
   async expireStale(tenant: Tenant, updatedAtOrBefore: number): Promise<number> {
-    const res = writeTransaction(this.db, () =>
-      statement(
-        this.db,
-        `UPDATE trips SET status = 'expired', active = 0, doc = json_set(doc, '$.status', 'expired')
+    const res = writeTransaction(
+      this.db,
+      () =>
+        statement(
+          this.db,
+          `UPDATE trips SET status = 'expired', active = 0, doc = json_set(doc, '$.status', 'expired')
          WHERE ${TENANT} AND active = 1 AND updated_at <= @cutoff`,
-      ).run({ ...tenantParams(tenant), cutoff: updatedAtOrBefore }),
+        ).run({ ...tenantParams(tenant), cutoff: updatedAtOrBefore }),
+      changeLine('trips', tenant),
     );
     return res.changes;
   }

@@ -3,6 +3,7 @@ import type { Tenant } from '../../domain/tenant.js';
 import type { GeofenceMembership, User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
 import type { TrackCandidates, TrackIdentity, TrackWrite, UserLocation, UserStore } from '../store.js';
+import { changeLine } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
 import { type IdentityColumn, RecentUsers } from './recent-users.js';
@@ -26,6 +27,8 @@ export class SqliteUserStore implements UserStore {
     private readonly db: SqliteDb,
     /** Shared with the trip store, so a track's user and trip writes ride the same commits. */
     private readonly tracks: OpsCommitter,
+    /** Delivers other processes' commits (`forgetCached`) before the cache of recent users answers. */
+    private readonly syncExternalChanges: () => void = () => {},
   ) {}
 
   async list(tenant: Tenant, page: PageQuery): Promise<Page<User>> {
@@ -47,22 +50,40 @@ export class SqliteUserStore implements UserStore {
 
   async save(user: User): Promise<void> {
     this.#recent.clear();
-    writeTransaction(this.db, () => runOps(this.db, userRowsOps(user)));
+    writeTransaction(this.db, () => runOps(this.db, userRowsOps(user)), changeLine('users', user, user.id));
   }
 
-  /** Another process committed: users it wrote may be newer than those remembered. */
-  forgetCached(): void {
-    this.#recent.clear();
+  /**
+   * Another process wrote user `id` (any users when not said): forget what is remembered of it, and
+   * what is remembered under its identities as stored now, since it may be the newest with them.
+   */
+  forgetCached(id?: string): void {
+    if (id === undefined) {
+      this.#recent.clear();
+      return;
+    }
+    this.#recent.forget(id);
+    const row = statement(this.db, 'SELECT project_id, live, user_id, device_id FROM users WHERE id = ?').get(id) as
+      | { project_id: string; live: number; user_id: string | null; device_id: string | null }
+      | undefined;
+    if (!row) return;
+    const tenant = { projectId: row.project_id, live: row.live === 1 };
+    if (row.user_id !== null) this.#recent.forgetKey(tenant, 'user_id', row.user_id);
+    if (row.device_id !== null) this.#recent.forgetKey(tenant, 'device_id', row.device_id);
   }
 
   async delete(tenant: Tenant, id: string): Promise<boolean> {
     const user = await this.get(tenant, id);
     if (!user) return false;
     this.#recent.clear();
-    writeTransaction(this.db, () => {
-      statement(this.db, 'DELETE FROM user_geofences WHERE user_pk = ?').run(user.id);
-      statement(this.db, 'DELETE FROM users WHERE id = ?').run(user.id);
-    });
+    writeTransaction(
+      this.db,
+      () => {
+        statement(this.db, 'DELETE FROM user_geofences WHERE user_pk = ?').run(user.id);
+        statement(this.db, 'DELETE FROM users WHERE id = ?').run(user.id);
+      },
+      changeLine('users', tenant, user.id),
+    );
     return true;
   }
 
@@ -84,6 +105,7 @@ export class SqliteUserStore implements UserStore {
   }
 
   private newestWith(tenant: Tenant, column: IdentityColumn, value: string): User | null {
+    this.syncExternalChanges();
     const recent = this.#recent.get(tenant, column, value);
     if (recent !== undefined) return JSON.parse(recent) as User;
     const row = statement(
@@ -111,7 +133,10 @@ export class SqliteUserStore implements UserStore {
     const { user, events, result } = await compute(found);
     const before = [found.byUserId, found.byDeviceId].find((u) => u?.id === user.id)?.geofences ?? null;
     const doc = JSON.stringify(user);
-    await this.tracks.commitOps([...trackedUserOps(user, before, doc), ...eventRowOps(events)]);
+    await this.tracks.commitOps(
+      [...trackedUserOps(user, before, doc), ...eventRowOps(events)],
+      changeLine('users', user, user.id),
+    );
     this.#recent.written(user, doc);
     return result;
   }

@@ -1,3 +1,4 @@
+import type { CommitChanges } from './commit-changes.js';
 import type { SqliteDb } from './open-database.js';
 import { statement } from './paged-query.js';
 
@@ -10,9 +11,12 @@ export interface WriteOp {
   params: readonly unknown[] | Record<string, unknown>;
 }
 
-/** Commits groups of ops, each group atomically; resolves once its group is durable in the WAL. */
+/**
+ * Commits groups of ops, each group atomically; resolves once its group is durable in the WAL.
+ * `changes` is what the group changes, for other processes' caches (commit-changes.ts).
+ */
 export interface OpsCommitter {
-  commitOps(ops: readonly WriteOp[]): Promise<void>;
+  commitOps(ops: readonly WriteOp[], changes: CommitChanges): Promise<void>;
 }
 
 /** Runs ops on `db` in order; call inside a write transaction. */

@@ -75,15 +75,15 @@ describe('WriterThread', () => {
   const keys = () => (db.prepare('SELECT k FROM t ORDER BY k').all() as Array<{ k: string }>).map((r) => r.k);
 
   it('commits units on its own connection, visible to the event loop once they resolve', async () => {
-    await Promise.all([writer.commitOps([insert('a')]), writer.commitOps([insert('b'), insert('c')])]);
+    await Promise.all([writer.commitOps([insert('a')], null), writer.commitOps([insert('b'), insert('c')], null)]);
     assert.deepEqual(keys(), ['a', 'b', 'c']);
   });
 
   it('a failing unit rolls back alone, its own earlier rows included, and rejects only its caller', async () => {
     const results = await Promise.allSettled([
-      writer.commitOps([insert('d')]),
-      writer.commitOps([insert('half'), insert('a')]),
-      writer.commitOps([insert('e')]),
+      writer.commitOps([insert('d')], null),
+      writer.commitOps([insert('half'), insert('a')], null),
+      writer.commitOps([insert('e')], null),
     ]);
     assert.deepEqual(
       results.map((r) => r.status),
@@ -99,7 +99,7 @@ describe('SqliteStore external changes with a writer thread', () => {
     const dir = mkdtempSync(join(tmpdir(), 'writer-thread-'));
     const store = SqliteStore.open(dir, { writerThread: true });
     const changes: string[] = [];
-    const unfollow = store.onExternalChange((c) => changes.push(c.kind));
+    const unfollow = store.onExternalChange((c) => changes.push(`${c.kind} ${c.tenant?.projectId} ${c.id}`));
     try {
       const user = makeUser(tenant, { id: 'u-own', updatedAt: Date.now(), deviceId: 'own' });
       await store.users.trackUpdate(tenant, { userId: null, deviceId: 'own' }, async () => ({
@@ -115,7 +115,7 @@ describe('SqliteStore external changes with a writer thread', () => {
       await other.geofences.upsert(makeCircleGeofence(tenant, { id: 'g-foreign' }));
       await other.close();
       store.syncExternalChanges();
-      assert.deepEqual(changes, ['unknown']);
+      assert.deepEqual(changes, [`geofences ${tenant.projectId} g-foreign`], 'what changed, from the commit log');
     } finally {
       unfollow();
       await store.close();

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import type { CommitChanges } from './commit-changes.js';
 import { COMMIT_LOG_INSERT, COMMIT_LOG_KEEP_MS, COMMIT_LOG_PRUNE } from './open-database.js';
 import type { OpsCommitter, WriteOp } from './write-ops.js';
 
@@ -30,16 +31,25 @@ const runOps = (ops) => {
   }
 };
 let commits = 0;
-const logCommit = () => {
+const logCommit = (changes) => {
   const now = Date.now();
-  statement(workerData.logInsert).run(workerData.writer, now);
+  statement(workerData.logInsert).run(workerData.writer, now, changes);
   if (++commits % 1024 === 0) statement(workerData.logPrune).run(now - workerData.keepMs);
 };
-const inTransaction = (body) => {
+// What the units change, one line each, as commit-changes.ts reads them (null: not known).
+const changesOf = (units) => {
+  const lines = [];
+  for (const u of units) {
+    if (u.changes === null) return null;
+    if (u.changes !== '') lines.push(u.changes);
+  }
+  return lines.join('\\n');
+};
+const inTransaction = (body, changes) => {
   db.exec('BEGIN IMMEDIATE');
   try {
     body();
-    logCommit();
+    logCommit(changes);
     db.exec('COMMIT');
   } catch (err) {
     if (db.inTransaction) db.exec('ROLLBACK');
@@ -56,7 +66,7 @@ const flush = () => {
   queue = [];
   const failed = [];
   try {
-    inTransaction(() => { for (const u of units) runOps(u.ops); });
+    inTransaction(() => { for (const u of units) runOps(u.ops); }, changesOf(units));
   } catch {
     try {
       inTransaction(() => {
@@ -65,7 +75,7 @@ const flush = () => {
           try { runOps(u.ops); db.exec('RELEASE unit'); }
           catch (err) { db.exec('ROLLBACK TO unit'); db.exec('RELEASE unit'); failed.push([u.id, describe(err)]); }
         }
-      });
+      }, changesOf(units));
     } catch (err) {
       parentPort.postMessage({ ok: [], failed: units.map((u) => [u.id, describe(err)]) });
       return;
@@ -108,7 +118,7 @@ export class WriterThread implements OpsCommitter {
   private worker: Worker;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
-  private outgoing: Array<{ id: number; ops: readonly WriteOp[] }> = [];
+  private outgoing: Array<{ id: number; ops: readonly WriteOp[]; changes: CommitChanges }> = [];
   private scheduled = false;
   private closing: Promise<void> | undefined;
 
@@ -119,12 +129,12 @@ export class WriterThread implements OpsCommitter {
     this.worker = this.start();
   }
 
-  commitOps(ops: readonly WriteOp[]): Promise<void> {
+  commitOps(ops: readonly WriteOp[], changes: CommitChanges): Promise<void> {
     if (this.closing) return Promise.reject(new Error('the store is closing'));
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       this.pending.set(id, { resolve, reject });
-      this.outgoing.push({ id, ops });
+      this.outgoing.push({ id, ops, changes });
       if (this.pending.size === 1) this.worker.ref();
       if (!this.scheduled) {
         this.scheduled = true;

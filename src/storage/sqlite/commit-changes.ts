@@ -1,0 +1,46 @@
+import type { Tenant } from '../../domain/tenant.js';
+import type { StoreChange } from '../store.js';
+
+/**
+ * What a commit changed that a process may keep in memory, as `commit_log.changes` holds it: one line
+ * per record, `kind projectId live id` (`-` for a field not given; ids and project ids never hold a
+ * space). The empty text means nothing kept in memory (usage counts); null means not known, and other
+ * processes then drop everything they keep (the CLI's bulk loads, older writers).
+ *
+ * Several API processes on one database read these to refresh just what another one wrote, instead of
+ * reloading every index whenever any commit (a usage flush, a track) landed.
+ */
+export type CommitChanges = string | null;
+
+export const NOTHING_KEPT: CommitChanges = '';
+
+/** One changed record (or, without `id`, anything of that kind in the tenant; without `tenant`, in all). */
+export function changeLine(kind: StoreChange['kind'], tenant?: Tenant, id?: string): string {
+  if (!tenant) return `${kind} - - -`;
+  return `${kind} ${tenant.projectId} ${tenant.live ? 1 : 0} ${id ?? '-'}`;
+}
+
+/** The changes of commits made as one transaction: unknown if any of them is. */
+export function mergeChanges(parts: readonly CommitChanges[]): CommitChanges {
+  let out = '';
+  for (const p of parts) {
+    if (p === null) return null;
+    if (p !== '') out = out === '' ? p : `${out}\n${p}`;
+  }
+  return out;
+}
+
+/** The records named by a logged commit; `{kind: 'unknown'}` alone when it did not say. */
+export function readChanges(text: CommitChanges): StoreChange[] {
+  if (text === null) return [{ kind: 'unknown' }];
+  if (text === '') return [];
+  const out: StoreChange[] = [];
+  for (const line of text.split('\n')) {
+    const [kind, projectId, live, id] = line.split(' ') as [StoreChange['kind'], string, string, string];
+    const change: StoreChange = { kind };
+    if (projectId !== '-' && projectId !== undefined) change.tenant = { projectId, live: live === '1' };
+    if (id !== '-' && id !== undefined) change.id = id;
+    out.push(change);
+  }
+  return out;
+}
