@@ -18,6 +18,8 @@ import { WriterThread } from './writer-thread.js';
 
 /** How often to look for writes by other processes (the CLI) through `PRAGMA data_version`. */
 const CHANGE_POLL_MS = 200;
+/** How long after another process's last user or trip write tracks still check for news first. */
+const SHARED_FOR_MS = 60_000;
 
 export class SqliteStore implements Store {
   readonly engine = 'sqlite' as const;
@@ -33,6 +35,12 @@ export class SqliteStore implements Store {
   private timer: NodeJS.Timeout | undefined;
   private dataVersion = 0;
   private dataVersionQuery: Statement | undefined;
+  /**
+   * Until when (ms) other API processes are taken to write users and trips: one was seen doing so
+   * within the last minute. Meanwhile every track reads the commit log's news first; alone, a
+   * process leaves that to the 200 ms poll (reading data_version cost a track about 15 µs).
+   */
+  private sharedUntil = 0;
   /** The last commit_log row this process has looked at. */
   private seenSeq = 0;
 
@@ -56,8 +64,10 @@ export class SqliteStore implements Store {
     this.commits = new GroupCommit(db);
     this.writes = writer ?? this.commits;
     this.projects = new SqliteProjectStore(db);
-    // Their caches answer tracks: other processes' commits must reach them first.
-    const sync = () => this.syncExternalChanges();
+    // Their caches answer tracks: other API processes' commits must reach them first.
+    const sync = () => {
+      if (this.timer && Date.now() < this.sharedUntil) this.poll();
+    };
     this.users = new SqliteUserStore(db, this.writes, sync);
     this.geofences = new SqliteGeofenceStore(db, this.commits);
     this.beacons = new SqliteBeaconStore(db);
@@ -113,6 +123,7 @@ export class SqliteStore implements Store {
 
   /** One record another process changed: this store's caches first, then the listeners' (indexes). */
   private deliver(change: StoreChange): void {
+    if (change.kind === 'users' || change.kind === 'trips') this.sharedUntil = Date.now() + SHARED_FOR_MS;
     if (change.kind === 'unknown' || change.kind === 'trips') this.trips.forgetCached();
     if (change.kind === 'unknown' || change.kind === 'users') this.users.forgetCached(change.id);
     if (change.kind === 'trips') return;
