@@ -7,8 +7,8 @@ import Database from 'better-sqlite3';
 import { sharedTestPack } from '../src/geodata/test-pack.js';
 import { runCli, type ServeProcess, startServe } from './helpers/cli.js';
 import { eventually } from './helpers/poll.js';
-import { type RequestOptions, request } from './helpers/server.js';
-import { BROOKLYN, type LonLat, offset, trackBody } from './helpers/tracking.js';
+import { type RequestOptions, request, type TestServer } from './helpers/server.js';
+import { BROOKLYN, type LonLat, offset, putCircle as putCircleThrough, trackBody } from './helpers/tracking.js';
 
 const skip =
   process.env.TEST_STORE === 'postgres' ? 'the SQLite half of `npm test` runs it (npm run test:sqlite)' : false;
@@ -41,14 +41,14 @@ describe('several API processes over one SQLite file', { skip }, () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const putCircle = async (p: ServeProcess, externalId: string, center: LonLat) => {
-    const res = await call(p, 'PUT', `/v1/geofences/scale/${externalId}`, {
-      key: keys.secret,
-      json: { description: externalId, type: 'circle', coordinates: center, radius: 200 },
-    });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    return res.body.geofence._id as string;
-  };
+  /** The process as the tracking helpers take a test server: its address and the project's keys. */
+  const asServer = (p: ServeProcess) =>
+    ({ request: (method, url, o) => request(p.url, method, url, o), keys: { test: keys } }) as Pick<
+      TestServer,
+      'request' | 'keys'
+    > as TestServer;
+  const putCircle = (p: ServeProcess, externalId: string, center: LonLat) =>
+    putCircleThrough(asServer(p), 'scale', externalId, center, 200);
   const track = (p: ServeProcess, device: string, at: LonLat) =>
     call(p, 'POST', '/v1/track', { key: keys.publishable, json: trackBody(device, at) });
   const eventTypes = (res: { body: { events: Array<{ type: string }> } }) => res.body.events.map((e) => e.type);
