@@ -26,3 +26,35 @@ describe('setBounded', () => {
     );
   });
 });
+
+describe('setBounded over many evictions', () => {
+  it('always drops the oldest live entry, with deletions, re-insertions and clears between', () => {
+    const map = new Map<number, number>();
+    const order: number[] = [];
+    const drop = (k: number) => {
+      const i = order.indexOf(k);
+      if (i >= 0) order.splice(i, 1);
+    };
+    for (let k = 0; k < 5000; k++) {
+      if (k % 7 === 3) {
+        map.delete(k - 2);
+        drop(k - 2);
+      }
+      if (k % 11 === 5 && map.has(k - 4)) {
+        // Kept recent: deleted and set again, so it is now the newest.
+        map.delete(k - 4);
+        drop(k - 4);
+        setBounded(map, k - 4, 0, 100);
+        order.push(k - 4);
+      }
+      if (k === 2500) {
+        map.clear();
+        order.length = 0;
+      }
+      if (map.size >= 100 && !map.has(k)) order.shift();
+      setBounded(map, k, k, 100);
+      order.push(k);
+      assert.deepEqual([...map.keys()], order);
+    }
+  });
+});
