@@ -16,9 +16,10 @@ export function contextRoutes(app: FastifyInstance, { services, clock }: AppDeps
     );
     const more = fields === '{}' ? '' : `,${fields.slice(1, -1)}`;
     const geofences = fenceJson.list(found.geofences, clock.now());
-    const context = `{"live":${live},"geofences":${geofences}${more}}`;
-    // Mobile SDKs read `context`; radar-sdk-js 5.x reads the same fields at the top level.
-    return new JsonText(`{"meta":{"code":200},"context":${context},${context.slice(1)}`);
+    // Mobile SDKs read `context`; radar-sdk-js 5.x reads the same fields at the top level. Joined, not
+    // sliced: a slice copies the joined text, which is written out (and so flattened) once anyway.
+    const fieldsText = `"live":${live},"geofences":${geofences}${more}`;
+    return new JsonText(`{"meta":{"code":200},"context":{${fieldsText}},${fieldsText}}`);
   };
   defineRoute(
     app,
