@@ -16,7 +16,7 @@ import { SqliteUserStore } from './sqlite-user-store.js';
 import type { OpsCommitter } from './write-ops.js';
 import { WriterThread } from './writer-thread.js';
 
-/** How often to look for writes by other processes (the CLI) through `PRAGMA data_version`. */
+/** How often to look for writes by other processes (API processes, the CLI) through `PRAGMA data_version`. */
 const CHANGE_POLL_MS = 200;
 /** How long after another process's last user or trip write tracks still check for news first. */
 const SHARED_FOR_MS = 60_000;
