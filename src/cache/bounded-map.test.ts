@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { setBounded } from './bounded-map.js';
+import { getRecent, setBounded } from './bounded-map.js';
 
 describe('setBounded', () => {
   it('drops the entry inserted first when a new key would pass the bound, and never for an update', () => {
@@ -56,5 +56,18 @@ describe('setBounded over many evictions', () => {
       order.push(k);
       assert.deepEqual([...map.keys()], order);
     }
+  });
+});
+
+describe('getRecent', () => {
+  it('returns the value and makes it the newest, so eviction takes it last', () => {
+    const map = new Map([
+      ['a', 1],
+      ['b', 2],
+    ]);
+    assert.equal(getRecent(map, 'a'), 1);
+    assert.equal(getRecent(map, 'z'), undefined);
+    setBounded(map, 'c', 3, 2);
+    assert.deepEqual([...map.keys()], ['a', 'c']);
   });
 });

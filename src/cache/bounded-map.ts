@@ -17,6 +17,15 @@ export function setBounded<K, V>(map: Map<K, V>, key: K, value: V, maxEntries: n
   map.set(key, value);
 }
 
+/** The value under `key`, made the newest entry (deleted and set again) so that eviction takes it last. */
+export function getRecent<K, V>(map: Map<K, V>, key: K): V | undefined {
+  const value = map.get(key);
+  if (value === undefined) return undefined;
+  map.delete(key);
+  map.set(key, value);
+  return value;
+}
+
 function deleteOldest<K, V>(map: Map<K, V>): void {
   // A Map iterator is live: it goes on to keys set after it was made, skips keys deleted before it
   // reaches them, and, having passed only keys it deleted, always stands before the oldest entry.

@@ -1,4 +1,4 @@
-import { setBounded } from '../cache/bounded-map.js';
+import { getRecent, setBounded } from '../cache/bounded-map.js';
 import { NameKind } from '../geodata/name-index.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import { entityQualifiers } from './entity.js';
@@ -60,13 +60,8 @@ export function qualifiedSlots(pack: GeodataPack, qualifiers: string[], prefixLa
     kept.set(pack, cache);
   }
   const key = `${prefixLast ? 1 : 0}\u0001${qualifiers.join('\u0001')}`;
-  let verdict = cache.get(key);
-  if (verdict) {
-    // Deleted and set again: it becomes the most recent entry.
-    cache.delete(key);
-    cache.set(key, verdict);
-    return verdict;
-  }
+  let verdict = getRecent(cache, key);
+  if (verdict) return verdict;
   verdict = computeVerdicts(areaWordIndex(pack), qualifiers, prefixLast);
   setBounded(cache, key, verdict, MAX_KEPT);
   return verdict;

@@ -1,4 +1,4 @@
-import { setBounded } from '../cache/bounded-map.js';
+import { getRecent, setBounded } from '../cache/bounded-map.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import type { GeocodeAddress } from './address.js';
 
@@ -42,13 +42,8 @@ export function recentCompletions(pack: GeodataPack, key: string, compute: () =>
     byPack.set(pack, recent);
   }
   const { lists, seen, seenAt } = recent;
-  const found = lists.get(key);
-  if (found) {
-    // A hit is deleted and set again: it becomes the most recent entry.
-    lists.delete(key);
-    lists.set(key, found);
-    return found.slice();
-  }
+  const found = getRecent(lists, key);
+  if (found) return found.slice();
   const computed = compute();
   const hash = hashOf(key);
   const slot = hash & (SEEN_SLOTS - 1);

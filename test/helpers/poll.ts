@@ -13,10 +13,14 @@ export async function poll(check: () => Promise<boolean>, withinMs: number, ever
 
 /** Reads again every 50 ms until `done` holds of what `read` returned, for at most `withinMs`: the last read. */
 export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, withinMs = 5000): Promise<T> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  let value!: T;
+  await poll(
+    async () => {
+      value = await read();
+      return done(value);
+    },
+    withinMs,
+    50,
+  );
+  return value;
 }

@@ -68,13 +68,13 @@ export class GroupCommit implements OpsCommitter {
         changes,
       );
     } catch {
-      this.flushIsolated(batch);
+      this.flushIsolated(batch, changes);
       return;
     }
     for (const item of batch) item.resolve();
   }
 
-  private flushIsolated(batch: PendingWrite[]): void {
+  private flushIsolated(batch: PendingWrite[], changes: CommitChanges): void {
     const failures = new Map<PendingWrite, unknown>();
     try {
       writeTransaction(
@@ -88,7 +88,7 @@ export class GroupCommit implements OpsCommitter {
             }
           }
         },
-        mergeChanges(batch.map((item) => item.changes)),
+        changes,
       );
     } catch (err) {
       for (const item of batch) item.reject(err);

@@ -118,17 +118,21 @@ export class SqliteGeofenceStore implements GeofenceStore {
     ) as Array<{ id: string; project_id: string; live: number }>;
     if (rows.length === 0) return [];
     const expired = rows.map((r) => ({ tenant: { projectId: r.project_id, live: r.live === 1 }, id: r.id }));
-    const deleted = writeTransaction(
+    return writeTransaction(
       this.db,
-      () =>
-        expired.filter(({ tenant, id }) => {
+      () => {
+        const deleted: typeof expired = [];
+        for (const fence of expired) {
+          const { tenant, id } = fence;
           const res = statement(this.db, 'DELETE FROM geofences WHERE id = ? AND delete_after <= ?').run(id, now);
-          if (res.changes > 0) statement(this.db, DELETE_MEMBERSHIPS).run(tenant.projectId, tenant.live ? 1 : 0, id);
-          return res.changes > 0;
-        }),
+          if (res.changes === 0) continue;
+          statement(this.db, DELETE_MEMBERSHIPS).run(tenant.projectId, tenant.live ? 1 : 0, id);
+          deleted.push(fence);
+        }
+        return deleted;
+      },
       mergeChanges(expired.map(({ tenant, id }) => changeLine('geofences', tenant, id))),
     );
-    return deleted;
   }
 }
 

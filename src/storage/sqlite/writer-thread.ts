@@ -36,7 +36,8 @@ const logCommit = (changes) => {
   statement(workerData.logInsert).run(workerData.writer, now, changes);
   if (++commits % 1024 === 0) statement(workerData.logPrune).run(now - workerData.keepMs);
 };
-// What the units change, one line each, as commit-changes.ts reads them (null: not known).
+// What the units change, one line each, as commit-changes.ts reads them (null: not known): its
+// mergeChanges, in the plain JavaScript this thread runs.
 const changesOf = (units) => {
   const lines = [];
   for (const u of units) {
@@ -65,8 +66,9 @@ const flush = () => {
   const units = queue;
   queue = [];
   const failed = [];
+  const changes = changesOf(units);
   try {
-    inTransaction(() => { for (const u of units) runOps(u.ops); }, changesOf(units));
+    inTransaction(() => { for (const u of units) runOps(u.ops); }, changes);
   } catch {
     try {
       inTransaction(() => {
@@ -75,7 +77,7 @@ const flush = () => {
           try { runOps(u.ops); db.exec('RELEASE unit'); }
           catch (err) { db.exec('ROLLBACK TO unit'); db.exec('RELEASE unit'); failed.push([u.id, describe(err)]); }
         }
-      }, changesOf(units));
+      }, changes);
     } catch (err) {
       parentPort.postMessage({ ok: [], failed: units.map((u) => [u.id, describe(err)]) });
       return;
