@@ -124,7 +124,8 @@ export class SqliteStore implements Store {
   /** One record another process changed: this store's caches first, then the listeners' (indexes). */
   private deliver(change: StoreChange): void {
     if (change.kind === 'users' || change.kind === 'trips') this.sharedUntil = Date.now() + SHARED_FOR_MS;
-    if (change.kind === 'unknown' || change.kind === 'trips') this.trips.forgetCached();
+    if (change.kind === 'unknown') this.trips.changedElsewhere();
+    if (change.kind === 'trips') this.trips.changedElsewhere(change.tenant, change.id);
     if (change.kind === 'unknown' || change.kind === 'users') this.users.forgetCached(change.id);
     if (change.kind === 'trips') return;
     for (const l of this.listeners) l(change);

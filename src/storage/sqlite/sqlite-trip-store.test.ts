@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { withSqliteStore } from '../../../test/helpers/sqlite-store.js';
-import { startedTrip } from '../../domain/trips/trip-lifecycle.js';
+import type { Trip } from '../../domain/trips/trip.js';
+import { startedTrip, withStatus } from '../../domain/trips/trip-lifecycle.js';
+import { GroupCommit } from './group-commit.js';
 import { SqliteStore } from './sqlite-store.js';
+import { SqliteTripStore } from './sqlite-trip-store.js';
 
 const tenant = { projectId: 'p1', live: false };
 const owner = { userPk: 'u1', userId: null, deviceId: 'd1' };
@@ -35,6 +38,111 @@ describe('SqliteTripStore.activeFor of a tenant without active trips', () => {
       store.syncExternalChanges();
       assert.equal((await store.trips.activeFor(tenant, owner))?.externalId, 'elsewhere');
       unfollow();
+    });
+  });
+});
+
+describe('SqliteTripStore answers from the active trips it keeps', () => {
+  it('lets a completed trip go (the table still has it) and finds the next one', async () => {
+    await withSqliteStore(async (store) => {
+      const first = startedTrip(tenant, owner, { externalId: 'first' }, 1000);
+      await store.trips.save(first);
+      assert.equal((await store.trips.activeFor(tenant, owner))?.id, first.id);
+      await store.trips.save(withStatus(first, 'completed', 2000).trip);
+      assert.equal(await store.trips.activeFor(tenant, owner), null);
+      assert.equal((await store.trips.get(tenant, first.id))?.status, 'completed');
+      const next = startedTrip(tenant, owner, { externalId: 'next' }, 3000);
+      await store.trips.save(next);
+      assert.equal((await store.trips.activeFor(tenant, owner))?.id, next.id);
+      assert.equal((await store.trips.get(tenant, 'next'))?.id, next.id, 'get by externalId');
+    });
+  });
+
+  it('finds what the table query finds: own trip, then waiting by userId, then by deviceId, newest first', async () => {
+    await withSqliteStore(async (store) => {
+      // One store answering from memory, one from the table (it keeps no tenant with a trip), over the
+      // same rows.
+      const fromTable = new SqliteTripStore(store.db, new GroupCommit(store.db), () => {}, 0);
+      const me = { userPk: 'u9', userId: 'alice', deviceId: 'd9' };
+      const answers = async () => {
+        const kept = await store.trips.activeFor(tenant, me);
+        const read = await fromTable.activeFor(tenant, me);
+        assert.equal(kept?.externalId, read?.externalId, 'memory and table agree');
+        return kept?.externalId ?? null;
+      };
+      const trips: Trip[] = [];
+      const save = async (trip: Trip) => {
+        trips.push(trip);
+        await store.trips.save(trip);
+      };
+      assert.equal(await store.trips.activeFor(tenant, me), null);
+      await save(startedTrip(tenant, { userPk: null, userId: null, deviceId: 'd9' }, { externalId: 'device' }, 1000));
+      assert.equal(await answers(), 'device');
+      await save(startedTrip(tenant, { userPk: null, userId: 'alice', deviceId: null }, { externalId: 'userId' }, 900));
+      assert.equal(await answers(), 'userId');
+      await save(startedTrip(tenant, { userPk: 'u9', userId: 'alice', deviceId: 'd9' }, { externalId: 'own' }, 800));
+      assert.equal(await answers(), 'own');
+      await save(startedTrip(tenant, { userPk: 'u9', userId: 'alice', deviceId: 'd9' }, { externalId: 'own2' }, 1200));
+      assert.equal(await answers(), 'own2', 'the newest of the own');
+      await save(withStatus(trips[3]!, 'canceled', 1300).trip);
+      assert.equal(await answers(), 'own');
+      // The waiting trip claimed by another user is no longer alice's.
+      await save({ ...trips[1]!, userPk: 'u10' });
+      await save(withStatus(trips[2]!, 'completed', 1400).trip);
+      assert.equal(await answers(), 'device');
+    });
+  });
+
+  it('lets go of trips expired in the table', async () => {
+    await withSqliteStore(async (store) => {
+      const old = startedTrip(tenant, owner, { externalId: 'old' }, 1000);
+      const other = { userPk: 'u2', userId: null, deviceId: 'd2' };
+      const recent = startedTrip(tenant, other, { externalId: 'recent' }, 5000);
+      await store.trips.save(old);
+      await store.trips.save(recent);
+      assert.equal((await store.trips.activeFor(tenant, owner))?.id, old.id);
+      assert.equal(await store.trips.expireStale(tenant, 1000), 1);
+      assert.equal(await store.trips.activeFor(tenant, owner), null);
+      assert.equal((await store.trips.get(tenant, old.id))?.status, 'expired');
+      assert.equal((await store.trips.activeFor(tenant, other))?.id, recent.id);
+    });
+  });
+
+  it("follows another process's changes to a kept trip once the poll has seen them", async () => {
+    await withSqliteStore(async (store, dir) => {
+      const unfollow = store.onExternalChange(() => {});
+      const trip = startedTrip(tenant, owner, { externalId: 'shared' }, 1000);
+      await store.trips.save(trip);
+      assert.equal((await store.trips.activeFor(tenant, owner))?.id, trip.id);
+      const other = SqliteStore.open(dir);
+      try {
+        await other.trips.save({ ...trip, metadata: { leg: 2 }, updatedAt: 1500 });
+        store.syncExternalChanges();
+        assert.deepEqual((await store.trips.get(tenant, trip.id))?.metadata, { leg: 2 });
+        await other.trips.save(withStatus(trip, 'completed', 2000).trip);
+        store.syncExternalChanges();
+        assert.equal(await store.trips.activeFor(tenant, owner), null);
+      } finally {
+        await other.close();
+      }
+      unfollow();
+    });
+  });
+
+  it('reads the table for a tenant with more active trips than it keeps', async () => {
+    await withSqliteStore(async (store) => {
+      const trips = new SqliteTripStore(store.db, new GroupCommit(store.db), () => {}, 1);
+      const a = startedTrip(tenant, owner, { externalId: 'a' }, 1000);
+      const b = startedTrip(tenant, { userPk: 'u2', userId: null, deviceId: 'd2' }, { externalId: 'b' }, 1000);
+      await trips.save(a);
+      assert.equal((await trips.activeFor(tenant, owner))?.id, a.id, 'one trip: kept');
+      await trips.save(b);
+      assert.equal((await trips.activeFor(tenant, { userPk: 'u2', userId: null, deviceId: null }))?.id, b.id);
+      await trips.save(withStatus(a, 'completed', 2000).trip);
+      assert.equal(await trips.activeFor(tenant, owner), null);
+      const c = startedTrip(tenant, owner, { externalId: 'c' }, 3000);
+      await trips.save(c);
+      assert.equal((await trips.activeFor(tenant, owner))?.id, c.id, 'two active again: read from the table');
     });
   });
 });

@@ -1,8 +1,8 @@
-import { setBounded } from '../../cache/bounded-map.js';
 import type { Page } from '../../domain/pagination.js';
-import { type Tenant, tenantKey } from '../../domain/tenant.js';
+import type { Tenant } from '../../domain/tenant.js';
 import { isTripActive, type Trip, type TripLocation } from '../../domain/trips/trip.js';
 import type { TripListQuery, TripStore, TripWrite } from '../store.js';
+import { type ActiveTripOwner, ActiveTrips, MAX_KEPT_TRIPS } from './active-trips.js';
 import { changeLine } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
@@ -10,29 +10,33 @@ import { eventRowOps } from './sqlite-event-store.js';
 import type { OpsCommitter, WriteOp } from './write-ops.js';
 
 const TENANT = 'project_id = @p AND live = @l';
-const BUSY_RECHECK_MS = 1000;
 
 export class SqliteTripStore implements TripStore {
-  /**
-   * Tenants known to have no active trip. Most projects track without trips, and every track asks
-   * for its user's active trip: for these tenants it is answered without a store read. A tenant is
-   * added by a read that found none while no trip write of this store was in flight, and dropped by
-   * any trip write (before it is queued) and by another process's commit (`forgetCached`).
-   */
-  private readonly withoutActive = new Set<string>();
-  private writesInFlight = 0;
-  /** When a tenant was last found with active trips: its users without one do not ask again for a second. */
-  private readonly busySince = new Map<string, number>();
+  private readonly active: ActiveTrips;
 
   constructor(
     private readonly db: SqliteDb,
     /** Trips are saved on every track of a trip: their writes share the tracks' group commits. */
     private readonly commits: OpsCommitter,
-    /** Delivers other processes' commits (`forgetCached`) before `withoutActive` answers. */
+    /** Delivers other processes' commits (`changedElsewhere`) before the kept trips answer. */
     private readonly syncExternalChanges: () => void = () => {},
-  ) {}
+    maxKeptTrips = MAX_KEPT_TRIPS,
+  ) {
+    const load = (tenant: Tenant, limit: number) =>
+      (
+        statement(this.db, `SELECT doc FROM trips WHERE ${TENANT} AND active = 1 LIMIT @n`).all({
+          ...tenantParams(tenant),
+          n: limit,
+        }) as Array<{ doc: string }>
+      ).map((r) => JSON.parse(r.doc) as Trip);
+    this.active = new ActiveTrips(load, maxKeptTrips);
+  }
 
   async get(tenant: Tenant, id: string): Promise<Trip | null> {
+    this.syncExternalChanges();
+    // Only an active trip's own id can be answered from memory: any other may name a stopped trip.
+    const kept = this.active.of(tenant)?.get(id);
+    if (kept) return kept;
     return this.one(
       `SELECT doc FROM trips WHERE ${TENANT} AND (id = @id OR external_id = @id) ORDER BY (id = @id) DESC LIMIT 1`,
       tenant,
@@ -44,54 +48,47 @@ export class SqliteTripStore implements TripStore {
     return this.one(`SELECT doc FROM trips WHERE ${TENANT} AND external_id = @e`, tenant, { e: externalId });
   }
 
-  async activeFor(
-    tenant: Tenant,
-    owner: { userPk: string | null; userId: string | null; deviceId: string | null },
-  ): Promise<Trip | null> {
+  async activeFor(tenant: Tenant, owner: ActiveTripOwner): Promise<Trip | null> {
+    this.syncExternalChanges();
+    const kept = this.active.of(tenant);
+    if (kept) return kept.find(owner);
     // A null parameter matches nothing (`= NULL`), so an owner without an id skips that branch. A
     // trip named by a userId belongs to whoever tracks with that userId, not to a device.
-    const key = tenantKey(tenant);
-    this.syncExternalChanges();
-    if (this.withoutActive.has(key)) return null;
     const active = `FROM trips WHERE ${TENANT} AND active = 1`;
-    const trip = await this.one(
+    return this.one(
       `SELECT doc FROM (
-         SELECT doc, 0 AS k, created_at ${active} AND user_pk = @u
-         UNION ALL SELECT doc, 1, created_at ${active} AND user_pk IS NULL AND user_id = @uid
-         UNION ALL SELECT doc, 2, created_at ${active} AND user_pk IS NULL AND user_id IS NULL AND device_id = @d
-       ) ORDER BY k, created_at DESC LIMIT 1`,
+         SELECT doc, 0 AS k, created_at, id ${active} AND user_pk = @u
+         UNION ALL SELECT doc, 1, created_at, id ${active} AND user_pk IS NULL AND user_id = @uid
+         UNION ALL SELECT doc, 2, created_at, id ${active} AND user_pk IS NULL AND user_id IS NULL AND device_id = @d
+       ) ORDER BY k, created_at DESC, id DESC LIMIT 1`,
       tenant,
       { u: owner.userPk, uid: owner.userId, d: owner.deviceId },
     );
-    if (trip === null && this.writesInFlight === 0) this.noteIdle(tenant, key);
-    return trip;
   }
 
   async save(trip: Trip, write: TripWrite = {}): Promise<void> {
-    this.withoutActive.delete(tenantKey(trip));
-    this.writesInFlight++;
     try {
       await this.commits.commitOps(tripOps(trip, write), changeLine('trips', trip, trip.id));
-    } finally {
-      this.writesInFlight--;
+    } catch (err) {
+      this.active.drop(trip);
+      throw err;
     }
+    this.active.committed(trip);
   }
 
-  /** Another process committed: it may have started trips. */
-  forgetCached(): void {
-    this.withoutActive.clear();
-  }
-
-  private noteIdle(tenant: Tenant, key: string): void {
-    const now = Date.now();
-    if (now - (this.busySince.get(key) ?? Number.NEGATIVE_INFINITY) < BUSY_RECHECK_MS) return;
-    const any = statement(this.db, `SELECT 1 FROM trips WHERE ${TENANT} AND active = 1 LIMIT 1`).get(
-      tenantParams(tenant),
-    );
-    if (any === undefined) {
-      this.withoutActive.add(key);
-      this.busySince.delete(key);
-    } else setBounded(this.busySince, key, now, 10_000);
+  /**
+   * Another process committed a change to trips: one trip is read back, a tenant or everything
+   * (a change that does not say) is read again when next asked for.
+   */
+  changedElsewhere(tenant?: Tenant, id?: string): void {
+    if (!tenant || id === undefined) {
+      this.active.drop(tenant);
+      return;
+    }
+    if (!this.active.keeps(tenant)) return;
+    const row = statement(this.db, 'SELECT doc FROM trips WHERE id = ?').get(id) as { doc: string } | undefined;
+    if (row) this.active.committed(JSON.parse(row.doc) as Trip);
+    else this.active.removed(tenant, id);
   }
 
   async locations(tenant: Tenant, tripIds: string[]): Promise<Map<string, TripLocation[]>> {
@@ -127,6 +124,7 @@ export class SqliteTripStore implements TripStore {
         ).run({ ...tenantParams(tenant), cutoff: updatedAtOrBefore }),
       changeLine('trips', tenant),
     );
+    this.active.expired(tenant, updatedAtOrBefore);
     return res.changes;
   }
 
