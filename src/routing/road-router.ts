@@ -1,14 +1,23 @@
+import { getRecent, setBounded } from '../cache/bounded-map.js';
 import type { TravelMode } from '../domain/geofences/geofence.js';
 import { distanceMeters } from '../geo/distance-meters.js';
 import type { Position } from '../geo/types.js';
 import type { PackSource } from '../geodata/live-pack.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import { ESTIMATE_PROFILES, estimateRoute } from './estimate-router.js';
-import type { ModeGraph, NetworkRoute, Snap } from './graph/mode-graph.js';
+import type { ModeGraph, NetworkRoute, Snap, TargetSpace } from './graph/mode-graph.js';
 import type { Router, RouteSummary } from './router.js';
 
 /** How far from the nearest routable road a point may be and still be routed on it. */
 export const SNAP_LIMIT_METERS = 1000;
+
+/** Destinations whose search spaces are kept (a few kilobytes each). */
+const KEPT_TARGETS = 1024;
+
+interface KeptTarget {
+  snaps: Array<Snap | null>;
+  spaces: Array<TargetSpace | undefined>;
+}
 
 /** A route with where it came from: the road graph, or the estimate outside coverage. */
 export interface DetailedRoute extends RouteSummary {
@@ -25,10 +34,43 @@ export interface DetailedRoute extends RouteSummary {
 export class RoadRouter implements Router {
   constructor(private readonly packs: PackSource) {}
 
+  /**
+   * Without the line, for ETAs: the destination's snaps and the backward half of its searches are kept
+   * (the last `KEPT_TARGETS` destinations), since trips to one store ask for the same destination on
+   * every update. Same answers as `routeSync`.
+   */
   async route(origin: Position, destination: Position, mode: TravelMode): Promise<RouteSummary> {
-    const { distanceMeters, durationSeconds } = this.routeSync(origin, destination, mode);
-    return { distanceMeters, durationSeconds };
+    const graphs = this.graphs(mode);
+    const target = this.targetOf(graphs, destination);
+    const from = snapOn(graphs, origin);
+    const g = onGraph(graphs, origin, from, destination, target.snaps);
+    let r: DetailedRoute;
+    if (g < 0) r = estimated(origin, destination, mode, false);
+    else {
+      const space = (target.spaces[g] ??= graphs[g]!.targetSpace(target.snaps[g]!));
+      r = onRoads(origin, from[g]!, destination, target.snaps[g]!, graphs[g]!.routeTo(from[g]!, space), mode, false);
+    }
+    return { distanceMeters: r.distanceMeters, durationSeconds: r.durationSeconds };
   }
+
+  /** A destination's snaps on each graph, and the search spaces computed for it so far. */
+  private targetOf(graphs: readonly ModeGraph[], destination: Position): KeptTarget {
+    let kept = this.targets.get(graphs);
+    if (!kept) {
+      kept = new Map();
+      this.targets.set(graphs, kept);
+    }
+    const key = `${destination[0]},${destination[1]}`;
+    let target = getRecent(kept, key);
+    if (!target) {
+      target = { snaps: snapOn(graphs, destination), spaces: [] };
+      setBounded(kept, key, target, KEPT_TARGETS);
+    }
+    return target;
+  }
+
+  /** By the mode's graphs of one pack (a new pack has new graphs, and starts empty). */
+  private readonly targets = new WeakMap<readonly ModeGraph[], Map<string, KeptTarget>>();
 
   /** The route now (graphs are in memory); `withLine` adds its geometry. */
   routeSync(origin: Position, destination: Position, mode: TravelMode, withLine = false): DetailedRoute {

@@ -23,6 +23,14 @@ export interface NetworkRoute {
   line?: Position[];
 }
 
+/** The backward search space of one destination snap, by search id (`ModeGraph.targetSpace`). */
+export interface TargetSpace {
+  snap: Snap;
+  index: Map<number, number>;
+  seconds: Float64Array;
+  meters: Float64Array;
+}
+
 /** Where a search starts or ends: a graph node, the cost to/from the snap, and the chain direction used. */
 interface Terminal {
   node: number;
@@ -174,6 +182,63 @@ export class ModeGraph {
     const out: NetworkRoute = { seconds: best, meters: bestMeters };
     if (withLine) out.line = this.lineOf(a, b, meet);
     return out;
+  }
+
+  /**
+   * The backward half of every CH query to `b`, kept: the nodes its upward search settles (stalled ones
+   * left out, as in `matrix`) with the seconds and meters from each to `b`. Routes to a destination
+   * many ask for (a trip's store, on every update of every trip to it) then search forward only.
+   */
+  targetSpace(b: Snap): TargetSpace {
+    const { sg, bwd, bHeap } = this;
+    const stamp = ++this.stamp;
+    bHeap.clear();
+    for (const t of this.terminals(b, false)) bwd.start(sg.idOf[t.node]!, t, stamp, bHeap);
+    const at = bwd.at;
+    const index = new Map<number, number>();
+    const seconds: number[] = [];
+    const meters: number[] = [];
+    while (bHeap.size > 0) {
+      const d = bHeap.peekKey();
+      const x = bHeap.peekValue();
+      bHeap.pop();
+      if (d > at[4 * x + 1]!) continue;
+      if (bwd.stalled(x, d, sg.upStart, sg.up, sg.upHead, stamp)) continue;
+      index.set(x, seconds.length);
+      seconds.push(d);
+      meters.push(at[4 * x + 2]!);
+      bwd.expand(x, d, sg.downStart, sg.down, sg.downHead, stamp, bHeap);
+    }
+    return { snap: b, index, seconds: Float64Array.from(seconds), meters: Float64Array.from(meters) };
+  }
+
+  /** Fastest route from `a` to a kept target (`targetSpace`), without its line; null when not connected. */
+  routeTo(a: Snap, target: TargetSpace): NetworkRoute | null {
+    const { sg, fwd, fHeap } = this;
+    const direct = a.chain === target.snap.chain ? this.alongChain(a, target.snap, false) : null;
+    let best = direct ? direct.seconds : Number.POSITIVE_INFINITY;
+    let bestMeters = 0;
+    let met = false;
+    const stamp = ++this.stamp;
+    fHeap.clear();
+    for (const s of this.terminals(a, true)) fwd.start(sg.idOf[s.node]!, s, stamp, fHeap);
+    const at = fwd.at;
+    while (fHeap.size > 0) {
+      const d = fHeap.peekKey();
+      if (d >= best) break; // what is left of the way to the target costs nothing less
+      const x = fHeap.peekValue();
+      fHeap.pop();
+      if (d > at[4 * x + 1]!) continue;
+      if (fwd.stalled(x, d, sg.downStart, sg.down, sg.downHead, stamp)) continue;
+      const k = target.index.get(x);
+      if (k !== undefined && d + target.seconds[k]! < best) {
+        best = d + target.seconds[k]!;
+        bestMeters = at[4 * x + 2]! + target.meters[k]!;
+        met = true;
+      }
+      fwd.expand(x, d, sg.upStart, sg.up, sg.upHead, stamp, fHeap);
+    }
+    return met ? { seconds: best, meters: bestMeters } : direct;
   }
 
   /**

@@ -145,4 +145,58 @@ describe('SqliteTripStore answers from the active trips it keeps', () => {
       assert.equal((await trips.activeFor(tenant, owner))?.id, c.id, 'two active again: read from the table');
     });
   });
+
+  it('updates just the columns that changed, and every one that did', async () => {
+    await withSqliteStore(async (store) => {
+      const trip = startedTrip(tenant, { userPk: null, userId: 'alice', deviceId: null }, { externalId: 'cols' }, 1000);
+      await store.trips.save(trip);
+      assert.equal(
+        (await store.trips.activeFor(tenant, { userPk: null, userId: 'alice', deviceId: null }))?.id,
+        trip.id,
+      );
+      const row = () =>
+        store.db
+          .prepare(
+            'SELECT user_pk, status, active, eta_duration, updated_at, destination_tag, doc FROM trips WHERE id = ?',
+          )
+          .get(trip.id) as Record<string, unknown>;
+      const claimed: Trip = { ...trip, userPk: 'u1', eta: { distance: 900, duration: 4.5 }, updatedAt: 2000 };
+      await store.trips.save(claimed);
+      assert.deepEqual(
+        { ...row(), doc: undefined },
+        {
+          user_pk: 'u1',
+          status: 'started',
+          active: 1,
+          eta_duration: 4.5,
+          updated_at: 2000,
+          destination_tag: null,
+          doc: undefined,
+        },
+      );
+      const arrived: Trip = {
+        ...claimed,
+        status: 'arrived',
+        destinationGeofenceTag: 'store',
+        eta: null,
+        updatedAt: 3000,
+      };
+      await store.trips.save(arrived);
+      assert.deepEqual(JSON.parse(row().doc as string), arrived);
+      assert.deepEqual(
+        { ...row(), doc: undefined },
+        {
+          user_pk: 'u1',
+          status: 'arrived',
+          active: 1,
+          eta_duration: null,
+          updated_at: 3000,
+          destination_tag: 'store',
+          doc: undefined,
+        },
+      );
+      await store.trips.save(withStatus(arrived, 'completed', 4000).trip);
+      assert.deepEqual([row().status, row().active], ['completed', 0]);
+    });
+  });
 });
