@@ -47,8 +47,10 @@ export class RoadRouter implements Router {
     let r: DetailedRoute;
     if (g < 0) r = estimated(origin, destination, mode, false);
     else {
-      const space = (target.spaces[g] ??= graphs[g]!.targetSpace(target.snaps[g]!));
-      r = onRoads(origin, from[g]!, destination, target.snaps[g]!, graphs[g]!.routeTo(from[g]!, space), mode, false);
+      const graph = graphs[g]!;
+      const to = target.snaps[g]!;
+      target.spaces[g] ??= graph.targetSpace(to);
+      r = onRoads(origin, from[g]!, destination, to, graph.routeTo(from[g]!, target.spaces[g]), mode, false);
     }
     return { distanceMeters: r.distanceMeters, durationSeconds: r.durationSeconds };
   }

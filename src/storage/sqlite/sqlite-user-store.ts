@@ -1,6 +1,6 @@
 import type { Page, PageQuery } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
-import type { GeofenceMembership, User } from '../../domain/users/user.js';
+import type { User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
 import type { TrackCandidates, TrackIdentity, TrackWrite, UserLocation, UserStore } from '../store.js';
 import { changeLine } from './commit-changes.js';
@@ -131,10 +131,10 @@ export class SqliteUserStore implements UserStore {
   ): Promise<T> {
     const found = known ?? (await this.findTrackCandidates(tenant, identity));
     const { user, events, result } = await compute(found);
-    const before = [found.byUserId, found.byDeviceId].find((u) => u?.id === user.id)?.geofences ?? null;
+    const stored = [found.byUserId, found.byDeviceId].find((u) => u?.id === user.id) ?? null;
     const doc = JSON.stringify(user);
     await this.tracks.commitOps(
-      [...trackedUserOps(user, before, doc), ...eventRowOps(events)],
+      [...trackedUserOps(user, stored, doc), ...eventRowOps(events)],
       changeLine('users', user, user.id),
     );
     this.#recent.written(user, doc);
@@ -167,15 +167,17 @@ export class SqliteUserStore implements UserStore {
 
 /**
  * Writes a tracked user; membership rows are rewritten only when the set of fences changed, else
- * just re-stamped (they page by the user's updatedAt). `before` is null for a user not yet stored.
+ * just re-stamped (they page by the user's updatedAt). `stored` is the user as read, null for a user
+ * not yet stored.
  */
-function trackedUserOps(user: User, before: GeofenceMembership[] | null, doc: string): WriteOp[] {
+function trackedUserOps(user: User, stored: User | null, doc: string): WriteOp[] {
+  const before = stored?.geofences ?? null;
   const same =
     before !== null &&
     before.length === user.geofences.length &&
     before.every((m, i) => m.geofenceId === user.geofences[i]?.geofenceId);
-  if (!same) return userRowsOps(user, before !== null, doc);
-  const ops = [userRowOp(user, doc)];
+  if (!same) return userRowsOps(user, before !== null, doc, stored);
+  const ops = userRowOps(user, doc, stored);
   if (user.geofences.length > 0) {
     ops.push({ sql: 'UPDATE user_geofences SET updated_at = ? WHERE user_pk = ?', params: [user.updatedAt, user.id] });
   }
@@ -183,9 +185,14 @@ function trackedUserOps(user: User, before: GeofenceMembership[] | null, doc: st
 }
 
 /** The user row and its membership rows, replacing what was stored (`stored`: there may be some). */
-export function userRowsOps(user: User, stored = true, doc = JSON.stringify(user)): WriteOp[] {
+export function userRowsOps(
+  user: User,
+  stored = true,
+  doc = JSON.stringify(user),
+  read: User | null = null,
+): WriteOp[] {
   const live = user.live ? 1 : 0;
-  const ops = [userRowOp(user, doc)];
+  const ops = userRowOps(user, doc, read);
   if (stored) ops.push({ sql: 'DELETE FROM user_geofences WHERE user_pk = ?', params: [user.id] });
   for (const m of user.geofences) {
     ops.push({
@@ -196,21 +203,43 @@ export function userRowsOps(user: User, stored = true, doc = JSON.stringify(user
   return ops;
 }
 
-function userRowOp(user: User, doc: string): WriteOp {
-  return {
-    sql: `INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, doc)
-     VALUES (@id, @p, @l, @userId, @deviceId, @createdAt, @updatedAt, @doc)
-     ON CONFLICT(id) DO UPDATE SET user_id = excluded.user_id, device_id = excluded.device_id,
-       updated_at = excluded.updated_at, doc = excluded.doc`,
-    params: {
-      id: user.id,
-      p: user.projectId,
-      l: user.live ? 1 : 0,
-      userId: user.userId,
-      deviceId: user.deviceId,
-      createdAt: user.createdAt,
-      updatedAt: user.updatedAt,
-      doc,
-    },
+const USER_UPSERT = `INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, doc)
+  VALUES (@id, @p, @l, @userId, @deviceId, @createdAt, @updatedAt, @doc)
+  ON CONFLICT(id) DO UPDATE SET user_id = excluded.user_id, device_id = excluded.device_id,
+    updated_at = excluded.updated_at, doc = excluded.doc`;
+
+/**
+ * The user's row. Read before (`read`) with the same userId and deviceId, it is first updated without
+ * them: a column that is set, even to its own value, has its index entries rewritten, two random
+ * B-tree pages more for each known device's track. The upsert of every column then runs only when that
+ * update found no such row (`changes()`: another process changed the ids or deleted the user since).
+ */
+function userRowOps(user: User, doc: string, read: User | null): WriteOp[] {
+  const params = {
+    id: user.id,
+    p: user.projectId,
+    l: user.live ? 1 : 0,
+    userId: user.userId,
+    deviceId: user.deviceId,
+    createdAt: user.createdAt,
+    updatedAt: user.updatedAt,
+    doc,
   };
+  if (!read || read.id !== user.id || read.userId !== user.userId || read.deviceId !== user.deviceId) {
+    return [{ sql: USER_UPSERT, params }];
+  }
+  return [
+    {
+      sql: `UPDATE users SET updated_at = @updatedAt, doc = @doc
+        WHERE id = @id AND user_id IS @userId AND device_id IS @deviceId`,
+      params: { id: user.id, userId: user.userId, deviceId: user.deviceId, updatedAt: user.updatedAt, doc },
+    },
+    {
+      sql: `INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, doc)
+        SELECT @id, @p, @l, @userId, @deviceId, @createdAt, @updatedAt, @doc WHERE changes() = 0
+        ON CONFLICT(id) DO UPDATE SET user_id = excluded.user_id, device_id = excluded.device_id,
+          updated_at = excluded.updated_at, doc = excluded.doc`,
+      params,
+    },
+  ];
 }
