@@ -190,26 +190,36 @@ export class ModeGraph {
    * many ask for (a trip's store, on every update of every trip to it) then search forward only.
    */
   targetSpace(b: Snap): TargetSpace {
+    const index = new Map<number, number>();
+    const seconds: number[] = [];
+    const meters: number[] = [];
+    this.upwardTo(b, (x, d, m) => {
+      index.set(x, seconds.length);
+      seconds.push(d);
+      meters.push(m);
+    });
+    return { snap: b, index, seconds: Float64Array.from(seconds), meters: Float64Array.from(meters) };
+  }
+
+  /**
+   * The upward search of the reversed graph from `b`: `settle` gets each node it settles (stalled ones
+   * left out: their costs are not shortest) with the seconds and meters from it to `b`.
+   */
+  private upwardTo(b: Snap, settle: (x: number, seconds: number, meters: number) => void): void {
     const { sg, bwd, bHeap } = this;
     const stamp = ++this.stamp;
     bHeap.clear();
     for (const t of this.terminals(b, false)) bwd.start(sg.idOf[t.node]!, t, stamp, bHeap);
     const at = bwd.at;
-    const index = new Map<number, number>();
-    const seconds: number[] = [];
-    const meters: number[] = [];
     while (bHeap.size > 0) {
       const d = bHeap.peekKey();
       const x = bHeap.peekValue();
       bHeap.pop();
       if (d > at[4 * x + 1]!) continue;
       if (bwd.stalled(x, d, sg.upStart, sg.up, sg.upHead, stamp)) continue;
-      index.set(x, seconds.length);
-      seconds.push(d);
-      meters.push(at[4 * x + 2]!);
+      settle(x, d, at[4 * x + 2]!);
       bwd.expand(x, d, sg.downStart, sg.down, sg.downHead, stamp, bHeap);
     }
-    return { snap: b, index, seconds: Float64Array.from(seconds), meters: Float64Array.from(meters) };
   }
 
   /** Fastest route from `a` to a kept target (`targetSpace`), without its line; null when not connected. */
@@ -248,31 +258,21 @@ export class ModeGraph {
    * buckets of the nodes it settles — sources + targets searches instead of sources × targets.
    */
   matrix(sources: ReadonlyArray<Snap | null>, targets: ReadonlyArray<Snap | null>): Array<Array<NetworkRoute | null>> {
-    const { sg, fwd, bwd, fHeap, bHeap } = this;
+    const { sg, fwd, fHeap } = this;
     const buckets = this.bucketsFor();
     const gen = ++buckets.gen;
     let entries = 0;
     for (let j = 0; j < targets.length; j++) {
       const b = targets[j];
       if (!b) continue;
-      const stamp = ++this.stamp;
-      bHeap.clear();
-      for (const t of this.terminals(b, false)) bwd.start(sg.idOf[t.node]!, t, stamp, bHeap);
-      const at = bwd.at;
-      while (bHeap.size > 0) {
-        const d = bHeap.peekKey();
-        const x = bHeap.peekValue();
-        bHeap.pop();
-        if (d > at[4 * x + 1]!) continue;
-        if (bwd.stalled(x, d, sg.upStart, sg.up, sg.upHead, stamp)) continue;
+      this.upwardTo(b, (x, d, m) => {
         if (buckets.stamp[x] !== gen) {
           buckets.stamp[x] = gen;
           buckets.head[x] = -1;
         }
-        buckets.add(entries, j, d, at[4 * x + 2]!, buckets.head[x]!);
+        buckets.add(entries, j, d, m, buckets.head[x]!);
         buckets.head[x] = entries++;
-        bwd.expand(x, d, sg.downStart, sg.down, sg.downHead, stamp, bHeap);
-      }
+      });
     }
     const { target, dist, meters, next } = buckets;
     const best = new Float64Array(targets.length);
