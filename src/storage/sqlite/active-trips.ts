@@ -1,12 +1,6 @@
 import { type Tenant, tenantKey } from '../../domain/tenant.js';
 import { isTripActive, type Trip } from '../../domain/trips/trip.js';
-
-/** Who a trip lookup is for, as `TripStore.activeFor` takes it. */
-export interface ActiveTripOwner {
-  userPk: string | null;
-  userId: string | null;
-  deviceId: string | null;
-}
+import type { TripOwner } from '../../domain/trips/trip-lifecycle.js';
 
 /**
  * A tenant with more active trips than this is not kept: its lookups read the table, as before this
@@ -44,7 +38,7 @@ export class ActiveTrips {
     if (kept && Date.now() < kept.tooManyUntil) return null;
     const trips = this.load(tenant, this.maxKept + 1);
     if (trips.length > this.maxKept) {
-      this.tenants.set(key, { tooManyUntil: Date.now() + TOO_MANY_RECHECK_MS });
+      this.leaveToTable(key);
       return null;
     }
     const loaded = new TenantTrips();
@@ -64,7 +58,7 @@ export class ActiveTrips {
     if (!(kept instanceof TenantTrips)) return;
     kept.remove(trip.id);
     if (isTripActive(trip)) kept.put(trip);
-    if (kept.size > this.maxKept) this.tenants.set(tenantKey(trip), { tooManyUntil: Date.now() + TOO_MANY_RECHECK_MS });
+    if (kept.size > this.maxKept) this.leaveToTable(tenantKey(trip));
   }
 
   /** A trip that no longer exists, or whose row could not be read back. */
@@ -77,6 +71,11 @@ export class ActiveTrips {
   expired(tenant: Tenant, cutoff: number): void {
     const kept = this.tenants.get(tenantKey(tenant));
     if (kept instanceof TenantTrips) kept.removeUpdatedBy(cutoff);
+  }
+
+  /** The tenant has too many active trips to keep: the table answers for it for a while. */
+  private leaveToTable(key: string): void {
+    this.tenants.set(key, { tooManyUntil: Date.now() + TOO_MANY_RECHECK_MS });
   }
 
   /** Forgets one tenant, or every tenant: they are read again when next asked for. */
@@ -103,7 +102,7 @@ export class TenantTrips {
     return this.byId.get(id);
   }
 
-  find(owner: ActiveTripOwner): Trip | null {
+  find(owner: TripOwner): Trip | null {
     return (
       this.newest(owner.userPk === null ? undefined : this.byUserPk.get(owner.userPk)) ??
       this.newest(owner.userId === null ? undefined : this.waitingByUserId.get(owner.userId)) ??

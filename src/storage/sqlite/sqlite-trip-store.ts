@@ -1,8 +1,9 @@
 import type { Page } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { isTripActive, type Trip, type TripLocation } from '../../domain/trips/trip.js';
+import type { TripOwner } from '../../domain/trips/trip-lifecycle.js';
 import type { TripListQuery, TripStore, TripWrite } from '../store.js';
-import { type ActiveTripOwner, ActiveTrips, MAX_KEPT_TRIPS } from './active-trips.js';
+import { ActiveTrips, MAX_KEPT_TRIPS } from './active-trips.js';
 import { changeLine } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
@@ -50,7 +51,7 @@ export class SqliteTripStore implements TripStore {
     return this.one(`SELECT doc FROM trips WHERE ${TENANT} AND external_id = @e`, tenant, { e: externalId });
   }
 
-  async activeFor(tenant: Tenant, owner: ActiveTripOwner): Promise<Trip | null> {
+  async activeFor(tenant: Tenant, owner: TripOwner): Promise<Trip | null> {
     this.syncExternalChanges();
     const kept = this.active.of(tenant);
     if (kept) return kept.find(owner);

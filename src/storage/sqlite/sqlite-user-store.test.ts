@@ -17,6 +17,16 @@ function row(store: SqliteStore, id: string) {
   };
 }
 
+/** The row holds `user` whole: its ids and time in their columns, and its document. */
+function assertRowIs(store: SqliteStore, user: User) {
+  assert.deepEqual(row(store, user.id), {
+    user_id: user.userId,
+    device_id: user.deviceId,
+    updated_at: user.updatedAt,
+    doc: JSON.stringify(user),
+  });
+}
+
 /** A track's write of `user`, as found `read` (what the track saw of it). */
 function track(store: SqliteStore, read: User | null, user: User) {
   return store.users.trackUpdate(
@@ -34,12 +44,7 @@ describe("SqliteUserStore's track writes", () => {
       await track(store, null, first);
       const moved = { ...first, updatedAt: 2000, description: 'moved' };
       await track(store, first, moved);
-      assert.deepEqual(row(store, 'u1'), {
-        user_id: 'alice',
-        device_id: 'd1',
-        updated_at: 2000,
-        doc: JSON.stringify(moved),
-      });
+      assertRowIs(store, moved);
       const renamed = { ...moved, updatedAt: 3000, deviceId: 'd2' };
       await track(store, moved, renamed);
       assert.equal(row(store, 'u1').device_id, 'd2', 'a changed id is written');
@@ -54,12 +59,7 @@ describe("SqliteUserStore's track writes", () => {
       await store.users.save({ ...read, deviceId: 'elsewhere', updatedAt: 1500 });
       const tracked = { ...read, updatedAt: 2000 };
       await track(store, read, tracked);
-      assert.deepEqual(row(store, 'u1'), {
-        user_id: 'alice',
-        device_id: 'd1',
-        updated_at: 2000,
-        doc: JSON.stringify(tracked),
-      });
+      assertRowIs(store, tracked);
       await store.users.delete(tenant, 'u1');
       const again = { ...tracked, updatedAt: 3000 };
       await track(store, tracked, again);

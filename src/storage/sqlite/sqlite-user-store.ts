@@ -203,10 +203,14 @@ export function userRowsOps(
   return ops;
 }
 
-const USER_UPSERT = `INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, doc)
-  VALUES (@id, @p, @l, @userId, @deviceId, @createdAt, @updatedAt, @doc)
-  ON CONFLICT(id) DO UPDATE SET user_id = excluded.user_id, device_id = excluded.device_id,
+const USER_COLUMNS = 'id, project_id, live, user_id, device_id, created_at, updated_at, doc';
+const USER_VALUES = '@id, @p, @l, @userId, @deviceId, @createdAt, @updatedAt, @doc';
+const USER_ON_CONFLICT = `ON CONFLICT(id) DO UPDATE SET user_id = excluded.user_id, device_id = excluded.device_id,
     updated_at = excluded.updated_at, doc = excluded.doc`;
+const USER_UPSERT = `INSERT INTO users (${USER_COLUMNS}) VALUES (${USER_VALUES}) ${USER_ON_CONFLICT}`;
+/** The upsert when the update just before it changed no row. */
+const USER_UPSERT_IF_UNCHANGED = `INSERT INTO users (${USER_COLUMNS}) SELECT ${USER_VALUES} WHERE changes() = 0
+  ${USER_ON_CONFLICT}`;
 
 /**
  * The user's row. Read before (`read`) with the same userId and deviceId, it is first updated without
@@ -234,12 +238,6 @@ function userRowOps(user: User, doc: string, read: User | null): WriteOp[] {
         WHERE id = @id AND user_id IS @userId AND device_id IS @deviceId`,
       params: { id: user.id, userId: user.userId, deviceId: user.deviceId, updatedAt: user.updatedAt, doc },
     },
-    {
-      sql: `INSERT INTO users (id, project_id, live, user_id, device_id, created_at, updated_at, doc)
-        SELECT @id, @p, @l, @userId, @deviceId, @createdAt, @updatedAt, @doc WHERE changes() = 0
-        ON CONFLICT(id) DO UPDATE SET user_id = excluded.user_id, device_id = excluded.device_id,
-          updated_at = excluded.updated_at, doc = excluded.doc`,
-      params,
-    },
+    { sql: USER_UPSERT_IF_UNCHANGED, params },
   ];
 }
