@@ -58,11 +58,12 @@ async function main(): Promise<void> {
         connections,
         cli: server.cli,
       });
-      for (const r of results)
+      const loaded = results.filter((r) => !r.skipped);
+      for (const r of loaded)
         process.stderr.write(
           `${scenario.name}: ${r.name} ${r.reqPerSec} req/s p50 ${r.p50Ms} ms p99 ${r.p99Ms} ms errors ${r.errors} server CPU ${r.serverCpuUsPerReq ?? '–'} µs/req\n`,
         );
-      rows.push(...results);
+      rows.push(...loaded);
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
       if (sharedDir) fs.rmSync(sharedDir, { recursive: true, force: true });

@@ -17,6 +17,10 @@ export interface FixedRateOptions {
   rate: number;
   connections: number;
   durationSeconds: number;
+  /** Seconds sent at the rate before the measured part, on the same connections; not counted. */
+  warmupSeconds?: number;
+  /** Called once the warm-up is over and the measured part starts. */
+  measuring?: (() => void) | undefined;
 }
 
 export interface FixedRateResult {
@@ -38,7 +42,9 @@ export function fixedRateLoad(opts: FixedRateOptions): Promise<FixedRateResult> 
   return new Promise((resolve, reject) => {
     const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, FIXED_RATE_CHILD: '1' } });
     let result: FixedRateResult | undefined;
-    child.once('message', (m) => {
+    const { measuring, ...sent } = opts;
+    child.on('message', (m) => {
+      if (m === MEASURING) return measuring?.();
       result = m as FixedRateResult;
       child.kill();
     });
@@ -46,9 +52,12 @@ export function fixedRateLoad(opts: FixedRateOptions): Promise<FixedRateResult> 
     child.once('exit', (code) =>
       result ? resolve(result) : reject(new Error(`fixed-rate load process exited with code ${code}`)),
     );
-    child.send(opts);
+    child.send(sent);
   });
 }
+
+/** The child's message as its measured part starts. */
+const MEASURING = 'measuring';
 
 // Responses still open this long after the last request was sent count as errors (timeouts).
 const DRAIN_MS = 10_000;
@@ -58,17 +67,26 @@ interface Connection {
   socket: net.Socket;
   startedAt: number;
   busy: boolean;
+  /** Whether the request in flight is in the measured part. */
+  counted: boolean;
   received: Buffer;
 }
 
 async function run(opts: FixedRateOptions): Promise<FixedRateResult> {
   const { hostname, port } = new URL(opts.url);
   const wire = opts.requests.map((r) => encode(r, `${hostname}:${port}`));
-  const total = Math.round(opts.rate * opts.durationSeconds);
-  const latencies = new Float64Array(total);
+  // Requests are numbered from the run's start; the first `skipped` (the warm-up) are sent but not counted.
+  const skipped = Math.round(opts.rate * (opts.warmupSeconds ?? 0));
+  const measured = Math.round(opts.rate * opts.durationSeconds);
+  const total = skipped + measured;
+  const latencies = new Float64Array(measured);
+  // When each counted request was due, for BENCH_TIMELINE.
+  const dueTimes = new Float64Array(measured);
   let done = 0;
   let errors = 0;
   let issued = 0;
+  let answered = 0;
+  let measuredStart = 0;
   // Requests due while every connection was busy, with the time they were due.
   const waiting: number[] = [];
   const idle: Connection[] = [];
@@ -76,11 +94,20 @@ async function run(opts: FixedRateOptions): Promise<FixedRateResult> {
   const send = (c: Connection, dueAt: number) => {
     c.busy = true;
     c.startedAt = dueAt;
+    c.counted = issued >= skipped;
+    if (issued === skipped) {
+      measuredStart = performance.now();
+      process.send?.(MEASURING);
+    }
     c.socket.write(wire[issued++ % wire.length]!);
   };
   const finished = (c: Connection, ok: boolean) => {
-    latencies[done++] = performance.now() - c.startedAt;
-    if (!ok) errors++;
+    answered++;
+    if (c.counted) {
+      dueTimes[done] = c.startedAt;
+      latencies[done++] = performance.now() - c.startedAt;
+      if (!ok) errors++;
+    }
     c.busy = false;
     const dueAt = waiting.shift();
     if (dueAt !== undefined) send(c, dueAt);
@@ -88,7 +115,13 @@ async function run(opts: FixedRateOptions): Promise<FixedRateResult> {
   };
   const connect = (): Promise<Connection> =>
     new Promise((resolve, reject) => {
-      const c: Connection = { socket: net.connect(Number(port), hostname), startedAt: 0, busy: false, received: EMPTY };
+      const c: Connection = {
+        socket: net.connect(Number(port), hostname),
+        startedAt: 0,
+        busy: false,
+        counted: false,
+        received: EMPTY,
+      };
       c.socket.setNoDelay(true);
       c.socket.once('connect', () => resolve(c));
       // A socket that fails is not used again; its request, never answered, counts as an error.
@@ -118,9 +151,11 @@ async function run(opts: FixedRateOptions): Promise<FixedRateResult> {
     tick();
   });
   const drainUntil = performance.now() + DRAIN_MS;
-  while (done < total && performance.now() < drainUntil) await new Promise((r) => setTimeout(r, 5));
-  const elapsed = (performance.now() - start) / 1000;
+  while (answered < total && performance.now() < drainUntil) await new Promise((r) => setTimeout(r, 5));
+  const elapsed = (performance.now() - measuredStart) / 1000;
   for (const c of conns) c.socket.destroy();
+  if (process.env.BENCH_TIMELINE)
+    printSlowQuarters(dueTimes.subarray(0, done), latencies.subarray(0, done), measuredStart);
   const sorted = latencies.subarray(0, done).sort();
   const at = (q: number) => (done ? Math.round(sorted[Math.min(done - 1, Math.floor(q * done))]! * 10) / 10 : 0);
   return {
@@ -128,8 +163,26 @@ async function run(opts: FixedRateOptions): Promise<FixedRateResult> {
     reqPerSec: Math.round(done / Math.max(elapsed, opts.durationSeconds)),
     p50Ms: at(0.5),
     p99Ms: at(0.99),
-    errors: errors + (total - done),
+    errors: errors + (measured - done),
   };
+}
+
+/**
+ * BENCH_TIMELINE=1: each quarter second of the measured part in which any request took over 10 ms, with
+ * how many and the slowest, to stderr: tells a steady tail from one stall and its backlog.
+ */
+function printSlowQuarters(due: Float64Array, latencies: Float64Array, start: number): void {
+  const quarters = new Map<number, { slow: number; max: number }>();
+  for (let i = 0; i < due.length; i++) {
+    if (latencies[i]! <= 10) continue;
+    const q = Math.floor((due[i]! - start) / 250);
+    const seen = quarters.get(q) ?? { slow: 0, max: 0 };
+    seen.slow++;
+    seen.max = Math.max(seen.max, latencies[i]!);
+    quarters.set(q, seen);
+  }
+  for (const [q, { slow, max }] of [...quarters].sort((a, b) => a[0] - b[0]))
+    process.stderr.write(`  ${(q / 4).toFixed(2)} s (wall ${(((performance.timeOrigin + start) % 100000) / 1000 + q / 4).toFixed(2)}): ${slow} requests over 10 ms, slowest ${max.toFixed(1)} ms\n`);
 }
 
 const EMPTY = Buffer.alloc(0);

@@ -27,6 +27,8 @@ export interface BenchResult {
    * it hardly depends on what else loads the machine, so runs on a busy machine stay comparable.
    */
   serverCpuUsPerReq?: number;
+  /** Not loaded: its name does not contain `BENCH_ROWS`. */
+  skipped?: boolean;
 }
 
 export interface Scenario {
