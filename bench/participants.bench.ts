@@ -89,6 +89,8 @@ async function slice(participants: TrackParticipant[], n: number): Promise<numbe
       enteredGeofences: [],
       insideGeofences: [],
       body: {},
+      // No store commits here: these participants write nothing through the unit.
+      unit: { trackUnit: true },
     };
     for (const p of participants) {
       const c = await p.onTrack(update);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { LocationEvent } from '../src/domain/events/event.js';
 import type { Tenant } from '../src/domain/tenant.js';
+import type { Trip } from '../src/domain/trips/trip.js';
 import type { User } from '../src/domain/users/user.js';
 import { PostgresStore } from '../src/storage/postgres/postgres-store.js';
 import { SqliteStore } from '../src/storage/sqlite/sqlite-store.js';
@@ -58,6 +59,29 @@ describe(`store contract (${process.env.TEST_STORE === 'postgres' ? 'PostgreSQL'
     createdAt: 1000,
     updatedAt: 1000,
     ...over,
+  });
+  const tripAt = (id: string, updatedAt: number): Trip => ({
+    id,
+    projectId: tenant.projectId,
+    live: tenant.live,
+    externalId: `ext-${id}`,
+    userPk: id,
+    userId: null,
+    deviceId: `dev-${id}`,
+    metadata: null,
+    mode: 'car',
+    destinationGeofenceTag: null,
+    destinationGeofenceExternalId: null,
+    destinationLocation: null,
+    approachingThreshold: null,
+    scheduledArrivalAt: null,
+    eta: null,
+    status: 'started',
+    createdAt: 1000,
+    startedAt: 1000,
+    updatedAt,
+    arrivedAt: null,
+    completedAt: null,
   });
   const event = (u: User, id: string): LocationEvent => ({
     id,
@@ -153,7 +177,7 @@ describe(`store contract (${process.env.TEST_STORE === 'postgres' ? 'PostgreSQL'
 
   it('trips: exclusive, when the engine has it, runs holders of one trip one at a time', async () => {
     const { trips } = store;
-    if (!trips.exclusive) return; // SQLite: the trip engine's in-process lock serialises instead
+    if (!trips.exclusive) return; // an engine without it leaves serialising to the trip engine's own lock
     const exclusive = trips.exclusive.bind(trips);
     const order: string[] = [];
     const hold = (name: string, ms: number) =>
@@ -168,6 +192,60 @@ describe(`store contract (${process.env.TEST_STORE === 'postgres' ? 'PostgreSQL'
       JSON.stringify(x) === '["a+","a-","b+","b-"]' || JSON.stringify(x) === '["b+","b-","a+","a-"]',
       x.join(' '),
     );
+  });
+
+  it("trips: a write given a track's unit commits with the track's user, or not at all", async () => {
+    const trip = tripAt('tu1', 1000);
+    await store.trips.save(trip);
+    const identity = { userId: null, deviceId: 'dev-tu1' };
+    const moved = { ...tripAt('tu1', 3000), eta: { distance: 900, duration: 2 } };
+    const point = { location: { coordinates: [-73.98, 40.71] as [number, number], updatedAt: 3000 } };
+    const track = (fail: boolean) =>
+      store.users.trackUpdate(tenant, identity, async (_found, unit) => {
+        await store.trips.save(moved, point, unit);
+        if (fail) throw new Error('compute failed');
+        return { user: user('tu1', { deviceId: 'dev-tu1', updatedAt: 3000 }), events: [], result: null };
+      });
+    await assert.rejects(track(true), /compute failed/);
+    assert.equal((await store.trips.get(tenant, 'tu1'))?.updatedAt, 1000);
+    assert.deepEqual((await store.trips.locations(tenant, ['tu1'])).get('tu1'), []);
+    await track(false);
+    assert.deepEqual((await store.trips.get(tenant, 'tu1'))?.eta, { distance: 900, duration: 2 });
+    assert.deepEqual(
+      (await store.trips.locations(tenant, ['tu1'])).get('tu1')?.map((l) => l.updatedAt),
+      [3000],
+    );
+    assert.equal((await store.users.get(tenant, 'tu1'))?.updatedAt, 3000);
+  });
+
+  it("trips: a lock taken with a track's unit is held until the track has committed", async () => {
+    const { trips } = store;
+    if (!trips.exclusive) return;
+    const exclusive = trips.exclusive.bind(trips);
+    await trips.save(tripAt('tl1', 1000));
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((r) => {
+      locked = r;
+    });
+    const tracked = store.users.trackUpdate(tenant, { userId: null, deviceId: 'dev-tl1' }, async (_found, unit) =>
+      exclusive(
+        tenant,
+        'ext-tl1',
+        async () => {
+          await trips.save(tripAt('tl1', 5000), {}, unit);
+          locked();
+          // Long enough for the other holder to run first if the lock were let go with `fn`.
+          await new Promise((r) => setTimeout(r, 50));
+          return { user: user('tl1', { deviceId: 'dev-tl1', updatedAt: 5000 }), events: [], result: null };
+        },
+        unit,
+      ),
+    );
+    await lockTaken;
+    // A PATCH of the trip waits for the lock: it must find the track's write committed.
+    const seen = exclusive(tenant, 'ext-tl1', async () => (await trips.get(tenant, 'tl1'))?.updatedAt);
+    await tracked;
+    assert.equal(await seen, 5000);
   });
 
   it('users near a point, when the engine answers it, nearest first within the radius', async () => {

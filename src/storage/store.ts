@@ -48,11 +48,13 @@ export interface UserStore {
    * track transactions below its pool size, or a burst of tracks of different users holds every
    * connection while each waits for one more. `known`: the candidates the caller read under its own
    * per-user lock, which the store then need not read again (engines that lock themselves ignore it).
+   * `unit` stands for the track's transaction: trip writes and trip locks given it (`TripStore.save`,
+   * `TripStore.exclusive`) join it, so one track is one transaction, trips included.
    */
   trackUpdate<T>(
     tenant: Tenant,
     identity: TrackIdentity,
-    compute: (found: TrackCandidates) => Promise<TrackWrite<T>>,
+    compute: (found: TrackCandidates, unit: TrackUnit) => Promise<TrackWrite<T>>,
     known?: TrackCandidates,
   ): Promise<T>;
   /** Users by `_id`, in no particular order; missing ids are left out. */
@@ -83,6 +85,15 @@ export interface TrackCandidates {
 }
 
 /** What a track writes: the user as it is now (created or updated) and the events it produced. */
+/**
+ * A track's transaction as `trackUpdate` hands it to `compute`, opaque to the domain, which only
+ * passes it on to the trip store: writes given it commit with the track's user and events, or not
+ * at all, and trip locks taken with it are held until then.
+ */
+export interface TrackUnit {
+  readonly trackUnit: true;
+}
+
 export interface TrackWrite<T> {
   user: User;
   events: LocationEvent[];
@@ -148,8 +159,11 @@ export interface TripStore {
     tenant: Tenant,
     owner: { userPk: string | null; userId: string | null; deviceId: string | null },
   ): Promise<Trip | null>;
-  /** Inserts or replaces the trip by `_id`. */
-  save(trip: Trip, write?: TripWrite): Promise<void>;
+  /**
+   * Inserts or replaces the trip by `_id`. With `unit` (a track's), the write joins that track's
+   * transaction: it resolves at once and is committed with the track's user, or not at all.
+   */
+  save(trip: Trip, write?: TripWrite, unit?: TrackUnit): Promise<void>;
   /** Tracked points per trip id, oldest first. */
   locations(tenant: Tenant, tripIds: string[]): Promise<Map<string, TripLocation[]>>;
   /** Sets `expired` on active trips last updated at or before `updatedAtOrBefore` (epoch ms). */
@@ -160,8 +174,10 @@ export interface TripStore {
    * other holder in every process sharing the store, so a PATCH and a track of the trip never
    * interleave their read-modify-writes. Engines several API processes share implement it
    * (PostgreSQL: an advisory lock); without it the trip engine's in-process lock serialises them.
+   * With `unit` (a track's) the lock is held until that track's transaction ends, since the trip
+   * writes made under it commit only then; taken again with the same unit, it is already held.
    */
-  exclusive?<T>(tenant: Tenant, externalId: string, fn: () => Promise<T>): Promise<T>;
+  exclusive?<T>(tenant: Tenant, externalId: string, fn: () => Promise<T>, unit?: TrackUnit): Promise<T>;
 }
 
 export interface GeofenceListQuery extends PageQuery {

@@ -1,3 +1,4 @@
+import type { TrackUnit } from '../../storage/store.js';
 import type { LocationEvent } from '../events/event.js';
 import type { Geofence } from '../geofences/geofence.js';
 import type { User } from '../users/user.js';
@@ -13,6 +14,7 @@ export interface ParticipantInput {
   now: number;
   entered: Geofence[];
   inside: Geofence[];
+  unit: TrackUnit;
 }
 
 /** Everything the participants of one update added, merged. */
@@ -47,6 +49,7 @@ export async function runParticipants(
       enteredGeofences: input.entered,
       insideGeofences: input.inside,
       body: req.body,
+      unit: input.unit,
     });
     merged.events.push(...contribution.events);
     Object.assign(merged.userFields, contribution.userFields);

@@ -1,4 +1,5 @@
 import type { Position } from '../../geo/types.js';
+import type { TrackUnit } from '../../storage/store.js';
 import type { LocationEvent } from '../events/event.js';
 import type { Geofence } from '../geofences/geofence.js';
 import type { Project } from '../projects/project.js';
@@ -25,6 +26,8 @@ export interface TrackUpdate {
   insideGeofences: Geofence[];
   /** The raw request body (e.g. `tripOptions`, `beacons`), for participants that read their own fields. */
   body: Record<string, unknown>;
+  /** The track's transaction: trip writes given it commit with the user and events (`TripStore.save`). */
+  unit: TrackUnit;
 }
 
 export interface TrackContribution {

@@ -35,7 +35,7 @@ export async function trackUser(deps: TrackDeps, req: TrackRequest): Promise<Tra
     return await deps.users.trackUpdate(
       req.tenant,
       identity,
-      async (found) => {
+      async (found, unit) => {
         const now = deps.clock.now();
         const previous = resolveTrackedUser(found, req.userId);
         const at = decideUpdatedAt(previous, req.updatedAt, now);
@@ -53,7 +53,16 @@ export async function trackUser(deps: TrackDeps, req: TrackRequest): Promise<Tra
         const events = geofenceEvents(transitions, origin);
         const inside = transitions.inside.map((pg) => pg.geofence);
         const entered = transitions.entered.map((e) => e.geofence.geofence);
-        const contributed = await runParticipants(deps.participants, { req, user, previous, at, now, entered, inside });
+        const contributed = await runParticipants(deps.participants, {
+          req,
+          user,
+          previous,
+          at,
+          now,
+          entered,
+          inside,
+          unit,
+        });
         events.push(...contributed.events);
         return { user, events, result: { user, events, inside, userFields: contributed.userFields } };
       },

@@ -1,6 +1,6 @@
 import type { Position } from '../../geo/types.js';
 import type { Router } from '../../routing/router.js';
-import type { GeofenceStore, TripStore, UserStore } from '../../storage/store.js';
+import type { GeofenceStore, TrackUnit, TripStore, UserStore } from '../../storage/store.js';
 import type { Clock } from '../clock.js';
 import type { LocationEvent } from '../events/event.js';
 import type { Tenant } from '../tenant.js';
@@ -14,6 +14,8 @@ import { type FenceByTag, TripNavigator } from './trip-navigator.js';
 export interface TripContext {
   tenant: Tenant;
   expiryMinutes: number;
+  /** Set when a track makes the change: trip writes and locks then join that track's transaction. */
+  unit?: TrackUnit;
 }
 
 export interface TripDeps {
@@ -55,9 +57,10 @@ export class TripEngine {
    * the store's, across processes, when it has one (it serialises this process's holders too, so the
    * in-process lock is not taken on top: waiting for both in two orders could deadlock).
    */
-  locked<T>(tenant: Tenant, externalId: string, fn: () => Promise<T>): Promise<T> {
+  locked<T>(ctx: Pick<TripContext, 'tenant' | 'unit'>, externalId: string, fn: () => Promise<T>): Promise<T> {
     const { trips } = this.deps;
-    if (trips.exclusive) return trips.exclusive(tenant, externalId, fn);
+    const { tenant } = ctx;
+    if (trips.exclusive) return trips.exclusive(tenant, externalId, fn, ctx.unit);
     return this.lock.run(`${tenant.projectId}:${tenant.live}:${externalId}`, fn);
   }
 
@@ -93,7 +96,7 @@ export class TripEngine {
     const events: LocationEvent[] = [];
     const current = await this.currentTrip(ctx, owner);
     if (current && current.externalId !== options.externalId) events.push(...(await this.cancel(ctx, current, origin)));
-    const started = await this.locked(ctx.tenant, options.externalId, async () => {
+    const started = await this.locked(ctx, options.externalId, async () => {
       const now = this.deps.clock.now();
       const existing = await this.deps.trips.getByExternalId(ctx.tenant, options.externalId);
       const trip = await this.navigator.withEta(
@@ -103,7 +106,7 @@ export class TripEngine {
         now,
       );
       const made = tripEvents(['user.started_trip'], this.deps.snapshot(trip), origin);
-      await this.deps.trips.save(trip, { resetLocations: existing !== null, ...this.stored(made, origin) });
+      await this.deps.trips.save(trip, { resetLocations: existing !== null, ...this.stored(made, origin) }, ctx.unit);
       return { trip, events: made };
     });
     return { trip: started.trip, events: [...events, ...started.events] };
@@ -116,12 +119,12 @@ export class TripEngine {
 
   /** Cancels a trip in progress because its user starts another. */
   async cancel(ctx: TripContext, trip: Trip, origin: EventOrigin | null): Promise<LocationEvent[]> {
-    return this.locked(ctx.tenant, trip.externalId, async () => {
+    return this.locked(ctx, trip.externalId, async () => {
       const latest = await this.deps.trips.get(ctx.tenant, trip.id);
       if (!latest || !isTripActive(latest)) return [];
       const { trip: stopped, event } = withStatus(latest, 'canceled', this.deps.clock.now());
       const made = tripEvents(event ? [event] : [], this.deps.snapshot(stopped), origin);
-      await this.deps.trips.save(stopped, this.stored(made, origin));
+      await this.deps.trips.save(stopped, this.stored(made, origin), ctx.unit);
       return made;
     });
   }

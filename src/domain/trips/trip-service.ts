@@ -61,7 +61,7 @@ export class TripService {
       if (current && current.id !== found.id)
         other.push(...(await this.engine.cancel(ctx, current, apiOrigin(user, deps.clock.now()))));
     }
-    const changed = await this.engine.locked(ctx.tenant, found.externalId, async () => {
+    const changed = await this.engine.locked(ctx, found.externalId, async () => {
       const now = deps.clock.now();
       let trip = await this.engine.fresh(ctx, (await deps.trips.get(ctx.tenant, found.id)) ?? found);
       const user = trip.userPk !== null ? await deps.users.get(ctx.tenant, trip.userPk) : null;

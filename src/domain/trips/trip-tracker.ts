@@ -29,7 +29,11 @@ export class TripTracker implements TrackParticipant {
    */
   async onTrack(update: TrackUpdate): Promise<TrackContribution> {
     const options = this.readOptions(update.body.tripOptions);
-    const ctx: TripContext = { tenant: update.tenant, expiryMinutes: update.project.tripExpiryMinutes };
+    const ctx: TripContext = {
+      tenant: update.tenant,
+      expiryMinutes: update.project.tripExpiryMinutes,
+      unit: update.unit,
+    };
     const origin: EventOrigin = {
       user: update.user,
       location: update.location,
@@ -42,31 +46,37 @@ export class TripTracker implements TrackParticipant {
     const events: LocationEvent[] = [];
     let trip = await this.engine.currentTrip(ctx, ownerOf(update.user));
     let resent = options && trip?.externalId === options.externalId ? options : undefined;
+    let started: Trip | undefined;
     if (options && !resent && !(await this.engine.deps.trips.getByExternalId(ctx.tenant, options.externalId))) {
-      const started = await this.engine.start(ctx, ownerOf(update.user), options, origin, update.location);
-      events.push(...started.events);
-      trip = started.trip;
+      const start = await this.engine.start(ctx, ownerOf(update.user), options, origin, update.location);
+      events.push(...start.events);
+      trip = started = start.trip;
       resent = undefined;
     }
     if (!trip) return { events };
-    const moved = await this.follow(ctx, trip, update, origin, resent);
+    const moved = await this.follow(ctx, trip, update, origin, resent, started);
     events.push(...moved.events);
     return isTripActive(moved.trip)
       ? { events, userFields: { trip: this.engine.deps.snapshot(moved.trip) } }
       : { events };
   }
 
-  /** Claims a waiting trip, applies resent options, then appends the point and advances the status. */
+  /**
+   * Claims a waiting trip, applies resent options, then appends the point and advances the status.
+   * `started`: the trip this track has just started, which is the latest (its write commits with the
+   * track, so the store does not have it yet, and its lock is still this track's).
+   */
   private follow(
     ctx: TripContext,
     trip: Trip,
     update: TrackUpdate,
     origin: EventOrigin,
-    options?: TripOptions,
+    options: TripOptions | undefined,
+    started: Trip | undefined,
   ): Promise<TripChange> {
     const { deps, navigator } = this.engine;
-    return this.engine.locked(ctx.tenant, trip.externalId, async () => {
-      const latest = await deps.trips.get(ctx.tenant, trip.id);
+    return this.engine.locked(ctx, trip.externalId, async () => {
+      const latest = started ?? (await deps.trips.get(ctx.tenant, trip.id));
       const mine = latest && (latest.userPk === null || latest.userPk === update.user.id);
       if (!latest || !mine || !isTripActive(latest)) return { trip: latest ?? trip, events: [] };
       const types: EventType[] = latest.userPk === null ? ['user.started_trip'] : [];
@@ -89,7 +99,7 @@ export class TripTracker implements TrackParticipant {
       });
       next = { ...advanced.trip, updatedAt: update.now };
       types.push(...advanced.events);
-      await deps.trips.save(next, { location: { coordinates: update.location, updatedAt: update.at } });
+      await deps.trips.save(next, { location: { coordinates: update.location, updatedAt: update.at } }, ctx.unit);
       return { trip: next, events: tripEvents(types, deps.snapshot(next), origin) };
     });
   }

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Page } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { isTripActive, type Trip, type TripLocation } from '../../domain/trips/trip.js';
-import type { TripListQuery, TripStore, TripWrite } from '../store.js';
+import type { TrackUnit, TripListQuery, TripStore, TripWrite } from '../store.js';
 import { inTransaction } from './open-pool.js';
 import { pagedDocs } from './paged-docs.js';
 import { insertEventRows } from './postgres-event-store.js';
@@ -78,7 +78,7 @@ export class PostgresTripStore implements TripStore {
     return rows[0]?.doc ?? null;
   }
 
-  async save(trip: Trip, write: TripWrite = {}): Promise<void> {
+  async save(trip: Trip, write: TripWrite = {}, unit?: TrackUnit): Promise<void> {
     this.forgetPrefetched();
     const row = [
       trip.id,
@@ -97,11 +97,14 @@ export class PostgresTripStore implements TripStore {
       trip.updatedAt,
       trip,
     ];
-    if (!write.location && !write.resetLocations && !write.events?.length) {
+    // A track's trip write goes through the track's own transaction: it commits with the track's user
+    // and events or rolls back with them (the trip's lock is that transaction's already).
+    const track = unit ? trackTransaction.getStore() : undefined;
+    if (!track && !write.location && !write.resetLocations && !write.events?.length) {
       await this.pool.query(UPSERT, row);
       return;
     }
-    await inTransaction(this.pool, async (c) => {
+    const writeAll = async (c: pg.PoolClient) => {
       await c.query(UPSERT, row);
       if (write.resetLocations) await c.query('DELETE FROM trip_locations WHERE trip_id = $1', [trip.id]);
       const loc = write.location;
@@ -114,7 +117,9 @@ export class PostgresTripStore implements TripStore {
         ]);
       }
       if (write.events) await insertEventRows(c, write.events);
-    });
+    };
+    if (track) await writeAll(track.client);
+    else await inTransaction(this.pool, writeAll);
   }
 
   async locations(tenant: Tenant, tripIds: string[]): Promise<Map<string, TripLocation[]>> {

@@ -5,7 +5,7 @@ import type { Tenant } from '../../domain/tenant.js';
 import type { Trip } from '../../domain/trips/trip.js';
 import type { User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
-import type { TrackCandidates, TrackIdentity, TrackWrite, UserLocation, UserStore } from '../store.js';
+import type { TrackCandidates, TrackIdentity, TrackUnit, TrackWrite, UserLocation, UserStore } from '../store.js';
 import type { ChangeNotifier } from './change-notifier.js';
 import { inTransaction } from './open-pool.js';
 import { pagedDocs } from './paged-docs.js';
@@ -21,6 +21,9 @@ import { announceUserWrite, UserNearCache, userChangePrefix, watchLockKey } from
  * than PostgreSQL works on the track: 8 slots capped a busy process's tracks below what its CPU allowed.
  */
 export const TRACK_TRANSACTION_SLOTS = 16;
+
+/** The unit a track's `compute` gets: the transaction itself is found through `trackTransaction`. */
+const TRACK_UNIT: TrackUnit = { trackUnit: true };
 
 export class PostgresUserStore implements UserStore {
   /** Advisory locks on the identity and `FOR UPDATE` reads, in the track's transaction. */
@@ -98,7 +101,7 @@ export class PostgresUserStore implements UserStore {
   trackUpdate<T>(
     tenant: Tenant,
     identity: TrackIdentity,
-    compute: (found: TrackCandidates) => Promise<TrackWrite<T>>,
+    compute: (found: TrackCandidates, unit: TrackUnit) => Promise<TrackWrite<T>>,
   ): Promise<T> {
     return this.trackSlots.run(() => this.trackTransaction(tenant, identity, compute));
   }
@@ -110,7 +113,7 @@ export class PostgresUserStore implements UserStore {
   private async trackTransaction<T>(
     tenant: Tenant,
     identity: TrackIdentity,
-    compute: (found: TrackCandidates) => Promise<TrackWrite<T>>,
+    compute: (found: TrackCandidates, unit: TrackUnit) => Promise<TrackWrite<T>>,
   ): Promise<T> {
     const c = await this.pool.connect();
     try {
@@ -141,7 +144,9 @@ export class PostgresUserStore implements UserStore {
         } else if (r.k === 'u') found.byUserId = r.doc as User;
         else found.byDeviceId = r.doc as User;
       }
-      const { user, events, result } = await trackTransaction.run({ client: c, activeTrips }, () => compute(found));
+      const { user, events, result } = await trackTransaction.run({ client: c, activeTrips }, () =>
+        compute(found, TRACK_UNIT),
+      );
       const [written] = await runBatch(c, [trackWriteSql(tenant, user, events), 'COMMIT']);
       this.nearCache.written(tenant, user.id, user, (written![0] as { version: number }).version);
       return result;

@@ -1,13 +1,15 @@
 import type { Page } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
+import { KeyedMutex } from '../../domain/tracking/keyed-mutex.js';
 import { isTripActive, type Trip, type TripLocation } from '../../domain/trips/trip.js';
 import type { TripOwner } from '../../domain/trips/trip-lifecycle.js';
-import type { TripListQuery, TripStore, TripWrite } from '../store.js';
+import type { TrackUnit, TripListQuery, TripStore, TripWrite } from '../store.js';
 import { ActiveTrips, MAX_KEPT_TRIPS } from './active-trips.js';
 import { changeLine } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
 import { eventRowOps } from './sqlite-event-store.js';
+import { sqliteUnit } from './track-unit.js';
 import type { OpsCommitter, WriteOp } from './write-ops.js';
 
 const TENANT = 'project_id = @p AND live = @l';
@@ -16,6 +18,7 @@ export class SqliteTripStore implements TripStore {
   private readonly active: ActiveTrips;
   /** Trips with a write on its way to commit, and how many. */
   private readonly saving = new Map<string, number>();
+  private readonly locks = new KeyedMutex();
 
   constructor(
     private readonly db: SqliteDb,
@@ -69,22 +72,48 @@ export class SqliteTripStore implements TripStore {
     );
   }
 
-  async save(trip: Trip, write: TripWrite = {}): Promise<void> {
-    // The row as committed, when kept and no other write of it is on its way: the update then sets
-    // only the columns that differ (a column set to its own value still rewrites its index entries).
+  async save(trip: Trip, write: TripWrite = {}, unit?: TrackUnit): Promise<void> {
+    // The row as committed, when kept and no other write of it is on its way (a second write of it in
+    // one track's unit included): the update then sets only the columns that differ (a column set
+    // to its own value still rewrites its index entries).
     const before = this.saving.has(trip.id) ? undefined : this.active.of(trip)?.get(trip.id);
     this.saving.set(trip.id, (this.saving.get(trip.id) ?? 0) + 1);
-    try {
-      await this.commits.commitOps(tripOps(trip, write, before), changeLine('trips', trip, trip.id));
-    } catch (err) {
-      this.active.drop(trip);
-      throw err;
-    } finally {
-      const left = this.saving.get(trip.id)! - 1;
-      if (left === 0) this.saving.delete(trip.id);
-      else this.saving.set(trip.id, left);
+    const ops = tripOps(trip, write, before);
+    const change = changeLine('trips', trip, trip.id);
+    const track = sqliteUnit(unit);
+    if (track) {
+      track.add(ops, change);
+      track.onEnd((committed) => this.saved(trip, committed));
+      return;
     }
-    this.active.committed(trip);
+    let committed = false;
+    try {
+      await this.commits.commitOps(ops, change);
+      committed = true;
+    } finally {
+      this.saved(trip, committed);
+    }
+  }
+
+  /**
+   * Holds the trip's lock (this process's: SQLite has no row locks to share). For a track's unit the
+   * lock is kept until the unit commits, since its trip writes land only then.
+   */
+  async exclusive<T>(tenant: Tenant, externalId: string, fn: () => Promise<T>, unit?: TrackUnit): Promise<T> {
+    const key = `${tenant.projectId}:${tenant.live ? 1 : 0}:${externalId}`;
+    const track = sqliteUnit(unit);
+    if (!track) return this.locks.run(key, fn);
+    if (!track.held.has(key)) track.held.set(key, await this.locks.lock([key]));
+    return fn();
+  }
+
+  /** A write of the trip has committed or failed: the kept active trips follow what the table holds. */
+  private saved(trip: Trip, committed: boolean): void {
+    const left = this.saving.get(trip.id)! - 1;
+    if (left === 0) this.saving.delete(trip.id);
+    else this.saving.set(trip.id, left);
+    if (committed) this.active.committed(trip);
+    else this.active.drop(trip);
   }
 
   /**

@@ -2,12 +2,13 @@ import type { Page, PageQuery } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
-import type { TrackCandidates, TrackIdentity, TrackWrite, UserLocation, UserStore } from '../store.js';
+import type { TrackCandidates, TrackIdentity, TrackUnit, TrackWrite, UserLocation, UserStore } from '../store.js';
 import { changeLine } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
 import { type IdentityColumn, RecentUsers } from './recent-users.js';
 import { eventRowOps } from './sqlite-event-store.js';
+import { SqliteTrackUnit } from './track-unit.js';
 import { type OpsCommitter, runOps, type WriteOp } from './write-ops.js';
 
 /**
@@ -126,19 +127,27 @@ export class SqliteUserStore implements UserStore {
   async trackUpdate<T>(
     tenant: Tenant,
     identity: TrackIdentity,
-    compute: (found: TrackCandidates) => Promise<TrackWrite<T>>,
+    compute: (found: TrackCandidates, unit: TrackUnit) => Promise<TrackWrite<T>>,
     known?: TrackCandidates,
   ): Promise<T> {
     const found = known ?? (await this.findTrackCandidates(tenant, identity));
-    const { user, events, result } = await compute(found);
-    const stored = [found.byUserId, found.byDeviceId].find((u) => u?.id === user.id) ?? null;
-    const doc = JSON.stringify(user);
-    await this.tracks.commitOps(
-      [...trackedUserOps(user, stored, doc), ...eventRowOps(events)],
-      changeLine('users', user, user.id),
-    );
-    this.#recent.written(user, doc);
-    return result;
+    const unit = new SqliteTrackUnit();
+    let committed = false;
+    try {
+      const { user, events, result } = await compute(found, unit);
+      const stored = [found.byUserId, found.byDeviceId].find((u) => u?.id === user.id) ?? null;
+      const doc = JSON.stringify(user);
+      // The user first: a trip started by this track names it.
+      await this.tracks.commitOps(
+        [...trackedUserOps(user, stored, doc), ...unit.ops, ...eventRowOps(events)],
+        [changeLine('users', user, user.id), ...unit.changes].join('\n'),
+      );
+      committed = true;
+      this.#recent.written(user, doc);
+      return result;
+    } finally {
+      unit.end(committed);
+    }
   }
 
   async getMany(tenant: Tenant, ids: string[]): Promise<User[]> {
