@@ -100,7 +100,8 @@ export class TripTracker implements TrackParticipant {
       next = { ...advanced.trip, updatedAt: update.now };
       types.push(...advanced.events);
       await deps.trips.save(next, { location: { coordinates: update.location, updatedAt: update.at } }, ctx.unit);
-      return { trip: next, events: tripEvents(types, deps.snapshot(next), origin) };
+      // Most updates change nothing a trip event reports: no snapshot for them (user.trip makes its own).
+      return { trip: next, events: types.length > 0 ? tripEvents(types, deps.snapshot(next), origin) : [] };
     });
   }
 }
