@@ -1,23 +1,15 @@
-import { setBounded } from '../cache/bounded-map.js';
 import type { PolygonGeometry } from './types.js';
 
-/** How many recent polygons keep their text: enough for one group commit's worth of fence writes. */
-const RECENT = 256;
-const recent = new Map<PolygonGeometry, string>();
-
 /**
- * `JSON.stringify(polygon)`, remembered for the most recent polygons. A fence's outline is written twice
- * right after it is built (into the stored document and into the response), and printing its 130-odd
- * doubles costs more than everything else in either. Polygons are never changed once built, so the
- * text cannot go stale; only the last few are kept, so stored fences are not held twice in memory.
+ * `JSON.stringify(polygon)`, printed each time. A fence write prints its outline twice (the stored
+ * document, the response); it used to keep the last 256 outlines' texts to print once, but anything
+ * that keeps a new outline past its request sent it and its text to the old generation (PUT at 5,000
+ * req/s: 2-3 MB promoted per scavenge and a 100 ms major GC every 6 s, the paced row's whole p99). A
+ * second print costs about 13 µs; the GC it saved cost more (session 10, README Performance). Reads that
+ * print the same fence over and over keep its whole text instead (`GeofenceJson`, the GET cache).
  */
 export function polygonJson(polygon: PolygonGeometry): string {
-  let json = recent.get(polygon);
-  if (json === undefined) {
-    json = printedPolygon(polygon) ?? JSON.stringify(polygon);
-    setBounded(recent, polygon, json, RECENT);
-  }
-  return json;
+  return printedPolygon(polygon) ?? JSON.stringify(polygon);
 }
 
 /** Where polygons are printed, as ASCII bytes; grows when a polygon needs more. */
