@@ -175,9 +175,8 @@ describe(`store contract (${process.env.TEST_STORE === 'postgres' ? 'PostgreSQL'
     assert.equal(await store.geofences.get(tenant, first.id), null);
   });
 
-  it('trips: exclusive, when the engine has it, runs holders of one trip one at a time', async () => {
+  it('trips: exclusive runs holders of one trip one at a time', async () => {
     const { trips } = store;
-    if (!trips.exclusive) return; // an engine without it leaves serialising to the trip engine's own lock
     const exclusive = trips.exclusive.bind(trips);
     const order: string[] = [];
     const hold = (name: string, ms: number) =>
@@ -220,7 +219,6 @@ describe(`store contract (${process.env.TEST_STORE === 'postgres' ? 'PostgreSQL'
 
   it("trips: a lock taken with a track's unit is held until the track has committed", async () => {
     const { trips } = store;
-    if (!trips.exclusive) return;
     const exclusive = trips.exclusive.bind(trips);
     await trips.save(tripAt('tl1', 1000));
     let locked!: () => void;

@@ -172,12 +172,12 @@ export interface TripStore {
   /**
    * Runs `fn` holding one trip's lock (by externalId, which names it before it exists) against every
    * other holder in every process sharing the store, so a PATCH and a track of the trip never
-   * interleave their read-modify-writes. Engines several API processes share implement it
-   * (PostgreSQL: an advisory lock); without it the trip engine's in-process lock serialises them.
+   * interleave their read-modify-writes (PostgreSQL: an advisory lock; SQLite: an in-process lock, so
+   * with several API processes on one file a trip is serialised within each process only).
    * With `unit` (a track's) the lock is held until that track's transaction ends, since the trip
    * writes made under it commit only then; taken again with the same unit, it is already held.
    */
-  exclusive?<T>(tenant: Tenant, externalId: string, fn: () => Promise<T>, unit?: TrackUnit): Promise<T>;
+  exclusive<T>(tenant: Tenant, externalId: string, fn: () => Promise<T>, unit?: TrackUnit): Promise<T>;
 }
 
 export interface GeofenceListQuery extends PageQuery {

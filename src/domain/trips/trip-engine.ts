@@ -4,7 +4,6 @@ import type { GeofenceStore, TrackUnit, TripStore, UserStore } from '../../stora
 import type { Clock } from '../clock.js';
 import type { LocationEvent } from '../events/event.js';
 import type { Tenant } from '../tenant.js';
-import { KeyedMutex } from '../tracking/keyed-mutex.js';
 import { isTripActive, isTripStale, type Trip, type TripOptions } from './trip.js';
 import { type EventOrigin, tripEvents } from './trip-events.js';
 import { expiredTrip, startedTrip, type TripOwner, withStatus } from './trip-lifecycle.js';
@@ -46,22 +45,16 @@ export interface TripChange {
  */
 export class TripEngine {
   readonly navigator: TripNavigator;
-  private readonly lock = new KeyedMutex();
-
   constructor(readonly deps: TripDeps) {
     this.navigator = new TripNavigator(deps.geofences, deps.router, deps.fenceByTag);
   }
 
   /**
-   * Runs `fn` holding the lock of one trip (by externalId, which names it from before it exists):
-   * the store's, across processes, when it has one (it serialises this process's holders too, so the
-   * in-process lock is not taken on top: waiting for both in two orders could deadlock).
+   * Runs `fn` holding the lock of one trip (by externalId, which names it from before it exists): the
+   * store's (`TripStore.exclusive`), which a track's change holds until the track commits.
    */
   locked<T>(ctx: Pick<TripContext, 'tenant' | 'unit'>, externalId: string, fn: () => Promise<T>): Promise<T> {
-    const { trips } = this.deps;
-    const { tenant } = ctx;
-    if (trips.exclusive) return trips.exclusive(tenant, externalId, fn, ctx.unit);
-    return this.lock.run(`${tenant.projectId}:${tenant.live}:${externalId}`, fn);
+    return this.deps.trips.exclusive(ctx.tenant, externalId, fn, ctx.unit);
   }
 
   /** The trip, expired first when its window has passed (lazily: nothing runs in the background). */

@@ -3,7 +3,7 @@ import type { Tenant } from '../../domain/tenant.js';
 import type { User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
 import type { TrackCandidates, TrackIdentity, TrackUnit, TrackWrite, UserLocation, UserStore } from '../store.js';
-import { changeLine } from './commit-changes.js';
+import { changeLine, mergeChanges } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
 import { type IdentityColumn, RecentUsers } from './recent-users.js';
@@ -140,7 +140,7 @@ export class SqliteUserStore implements UserStore {
       // The user first: a trip started by this track names it.
       await this.tracks.commitOps(
         [...trackedUserOps(user, stored, doc), ...unit.ops, ...eventRowOps(events)],
-        [changeLine('users', user, user.id), ...unit.changes].join('\n'),
+        mergeChanges([changeLine('users', user, user.id), ...unit.changes]),
       );
       committed = true;
       this.#recent.written(user, doc);
