@@ -65,3 +65,36 @@ describe('SqliteStore.close', () => {
     }
   });
 });
+
+describe('GroupCommit while another connection holds the write lock', () => {
+  it('keeps the event loop running, and commits once the lock is free', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'group-commit-busy-'));
+    const file = join(dir, 'test.db');
+    const db = openDatabase(file);
+    const other = openDatabase(file);
+    try {
+      db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
+      other.exec('BEGIN IMMEDIATE');
+      const group = new GroupCommit(db);
+      let committed = false;
+      const saving = group.commit(() => void db.prepare('INSERT INTO t (k) VALUES (?)').run('waited'), null);
+      void saving.then(() => {
+        committed = true;
+      });
+      // Blocking in SQLite's busy handler, this thread could not run the timer (nor release `other`,
+      // which lives on it) for busy_timeout's 5 s.
+      const started = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      assert.ok(Date.now() - started < 1000, 'the event loop was blocked');
+      assert.equal(committed, false);
+      other.exec('COMMIT');
+      await saving;
+      assert.deepEqual(db.prepare('SELECT k FROM t').pluck().all(), ['waited']);
+      assert.equal(db.pragma('busy_timeout', { simple: true }), 5000, 'the busy timeout is restored');
+    } finally {
+      other.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Statement } from 'better-sqlite3';
 import type { Store, StoreChange } from '../store.js';
-import { BackgroundCheckpoints } from './background-checkpoints.js';
+import { BackgroundCheckpoints, WAL_FALLBACK_CHECKPOINT_PAGES } from './background-checkpoints.js';
 import { type CommitChanges, readChanges } from './commit-changes.js';
 import { GroupCommit } from './group-commit.js';
 import { openDatabase, type SqliteDb, writerOf } from './open-database.js';
@@ -84,15 +84,15 @@ export class SqliteStore implements Store {
   /**
    * Opens `<dataDir>/whereabouts.db`. A server passes `writerThread`: tracks, trips and usage counts
    * are then committed from a worker thread with its own connection, another one
-   * copies the WAL into the database file, and commits checkpoint themselves only when the WAL has
-   * grown past 4,000 pages anyway (short-lived CLI commands keep SQLite's default and write on their
+   * copies the WAL into the database file and restarts it, and commits checkpoint themselves only when
+   * the WAL has grown past `WAL_FALLBACK_CHECKPOINT_PAGES` anyway (short-lived CLI commands keep SQLite's default and write on their
    * own thread).
    */
   static open(dataDir: string, opts: { writerThread?: boolean } = {}): SqliteStore {
     const file = path.join(dataDir, 'whereabouts.db');
     const db = openDatabase(file);
     if (!opts.writerThread) return new SqliteStore(db);
-    db.pragma('wal_autocheckpoint = 4000');
+    db.pragma(`wal_autocheckpoint = ${WAL_FALLBACK_CHECKPOINT_PAGES}`);
     return new SqliteStore(db, new WriterThread(file, writerOf(db)), new BackgroundCheckpoints(file));
   }
 

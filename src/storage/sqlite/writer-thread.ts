@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { WAL_FALLBACK_CHECKPOINT_PAGES } from './background-checkpoints.js';
 import type { CommitChanges } from './commit-changes.js';
 import { COMMIT_LOG_INSERT, COMMIT_LOG_KEEP_MS, COMMIT_LOG_PRUNE } from './open-database.js';
 import type { OpsCommitter, WriteOp } from './write-ops.js';
@@ -17,7 +18,7 @@ db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
 db.pragma('cache_size = -65536');
 db.pragma('mmap_size = 1073741824');
-db.pragma('wal_autocheckpoint = 4000');
+db.pragma('wal_autocheckpoint = ' + workerData.autocheckpoint);
 const statements = new Map();
 const statement = (sql) => {
   let s = statements.get(sql);
@@ -182,6 +183,7 @@ export class WriterThread implements OpsCommitter {
         logInsert: COMMIT_LOG_INSERT,
         logPrune: COMMIT_LOG_PRUNE,
         keepMs: COMMIT_LOG_KEEP_MS,
+        autocheckpoint: WAL_FALLBACK_CHECKPOINT_PAGES,
       },
     });
     worker.on('message', (reply: Reply) => this.settle(reply));
