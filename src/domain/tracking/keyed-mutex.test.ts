@@ -65,4 +65,16 @@ describe('KeyedMutex', () => {
     (await second)();
     assert.equal(mutex.isHeld('k'), false);
   });
+
+  it('takes a free set of keys at once, and a caller that finds one held waits for all of it', async () => {
+    const mutex = new KeyedMutex();
+    const first = mutex.lock(['b', 'a']);
+    assert.equal(mutex.isHeld('a') && mutex.isHeld('b'), true, 'both taken before the first await');
+    const second = mutex.lock(['a', 'c']);
+    const raced = await Promise.race([second, tick().then(() => 'waiting')]);
+    assert.equal(raced, 'waiting');
+    (await first)();
+    (await second)();
+    assert.equal(mutex.isHeld('a') || mutex.isHeld('b') || mutex.isHeld('c'), false);
+  });
 });
