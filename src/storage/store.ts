@@ -84,7 +84,6 @@ export interface TrackCandidates {
   byDeviceId: User | null;
 }
 
-/** What a track writes: the user as it is now (created or updated) and the events it produced. */
 /**
  * A track's transaction as `trackUpdate` hands it to `compute`, opaque to the domain, which only
  * passes it on to the trip store: writes given it commit with the track's user and events, or not
@@ -94,6 +93,7 @@ export interface TrackUnit {
   readonly trackUnit: true;
 }
 
+/** What a track writes: the user as it is now (created or updated) and the events it produced. */
 export interface TrackWrite<T> {
   user: User;
   events: LocationEvent[];

@@ -74,8 +74,10 @@ describe('GroupCommit while another connection holds the write lock', () => {
     const other = openDatabase(file);
     try {
       db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
-      other.exec('BEGIN IMMEDIATE');
       const group = new GroupCommit(db);
+      // A first batch before the lock is taken: the second must refuse to wait as well as the first.
+      await group.commit(() => void db.prepare('INSERT INTO t (k) VALUES (?)').run('first'), null);
+      other.exec('BEGIN IMMEDIATE');
       let committed = false;
       const saving = group.commit(() => void db.prepare('INSERT INTO t (k) VALUES (?)').run('waited'), null);
       void saving.then(() => {
@@ -89,7 +91,7 @@ describe('GroupCommit while another connection holds the write lock', () => {
       assert.equal(committed, false);
       other.exec('COMMIT');
       await saving;
-      assert.deepEqual(db.prepare('SELECT k FROM t').pluck().all(), ['waited']);
+      assert.deepEqual(db.prepare('SELECT k FROM t ORDER BY k').pluck().all(), ['first', 'waited']);
       assert.equal(db.pragma('busy_timeout', { simple: true }), 5000, 'the busy timeout is restored');
     } finally {
       other.close();

@@ -1,7 +1,6 @@
 import { type CommitChanges, mergeChanges } from './commit-changes.js';
 import type { SqliteDb } from './open-database.js';
 import { writeTransaction } from './open-database.js';
-import { statement } from './paged-query.js';
 import { type OpsCommitter, runOps, type WriteOp } from './write-ops.js';
 
 /**
@@ -109,8 +108,12 @@ export class GroupCommit implements OpsCommitter {
     setTimeout(() => this.flush(), 1);
   }
 
+  /**
+   * Prepared anew each time (about 2.5 µs): SQLite sets the busy timeout while it prepares the pragma,
+   * so a prepared one run again does nothing.
+   */
   private setBusyTimeout(ms: number): void {
-    statement(this.db, ms === 0 ? 'PRAGMA busy_timeout = 0' : `PRAGMA busy_timeout = ${ms}`).run();
+    this.db.pragma(`busy_timeout = ${ms}`);
   }
 
   private flushIsolated(batch: PendingWrite[], changes: CommitChanges): void {

@@ -83,10 +83,10 @@ export class SqliteStore implements Store {
 
   /**
    * Opens `<dataDir>/whereabouts.db`. A server passes `writerThread`: tracks, trips and usage counts
-   * are then committed from a worker thread with its own connection, another one
-   * copies the WAL into the database file and restarts it, and commits checkpoint themselves only when
-   * the WAL has grown past `WAL_FALLBACK_CHECKPOINT_PAGES` anyway (short-lived CLI commands keep SQLite's default and write on their
-   * own thread).
+   * are then committed from a worker thread with its own connection, another one copies the WAL into
+   * the database file and restarts it, and commits checkpoint themselves only when the WAL has grown
+   * past `WAL_FALLBACK_CHECKPOINT_PAGES` anyway (short-lived CLI commands keep SQLite's default and
+   * write on their own thread).
    */
   static open(dataDir: string, opts: { writerThread?: boolean } = {}): SqliteStore {
     const file = path.join(dataDir, 'whereabouts.db');
