@@ -113,6 +113,56 @@ describe('GeofenceIndex: load, get, upsert, remove', () => {
       for (const id of got) assert.ok(all.has(id), `removed ${id} returned`);
     }
   });
+  it('stays exact while fences move, span the antimeridian, go and come back across rebuilds', () => {
+    const index = new GeofenceIndex();
+    const all = new Map<string, Geofence>();
+    let seed = 7;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    // Half the fences near C, half astride the antimeridian, so second boxes go through rebuilds too.
+    const place = (id: string): Geofence =>
+      rand() < 0.5
+        ? circle(id, at(rand() * 12_000, rand() * 360), 50 + rand() * 400)
+        : circle(id, [rand() < 0.5 ? 179.999 : -179.999, rand() * 0.1], 300 + rand() * 400);
+    const fences = (from: number, count: number) => Array.from({ length: count }, (_, i) => place(`f${from + i}`));
+    for (const g of fences(0, 3000)) all.set(g.id, g);
+    index.load([...all.values()]);
+    // 20,000 writes over 6,000 ids: moves of held fences, new ones, removals, and a load in between.
+    for (let i = 0; i < 20_000; i++) {
+      const id = `f${Math.floor(rand() * 6000)}`;
+      if (rand() < 0.2) {
+        assert.equal(index.remove(id), all.delete(id));
+      } else {
+        const g = place(id);
+        index.upsert(g);
+        all.set(id, g);
+      }
+      if (i === 10_000) {
+        const batch = fences(6000, 500);
+        index.load(batch);
+        for (const g of batch) all.set(g.id, g);
+      }
+    }
+    assert.equal(index.size, all.size);
+    const probes: Position[] = [
+      ...Array.from({ length: 200 }, () => at(rand() * 12_000, rand() * 360)),
+      ...Array.from(
+        { length: 100 },
+        (): Position => [rand() < 0.5 ? 180 - rand() * 0.01 : -180 + rand() * 0.01, rand() * 0.1],
+      ),
+    ];
+    for (const [lon, lat] of probes) {
+      const found = index.candidatesAt(lon, lat, 0).map((g) => g.geofence);
+      assert.equal(new Set(found).size, found.length, 'no duplicates');
+      for (const g of found) assert.equal(all.get(g.id), g, `${g.id}: held as upserted last`);
+      const expected = [...all.values()].filter((g) => containsPoint(index.get(g.id)!, lon, lat)).map((g) => g.id);
+      const got = new Set(found.map((g) => g.id));
+      for (const id of expected) assert.ok(got.has(id), `missing ${id} at ${lon},${lat}`);
+      assert.deepEqual(ids(index.containing(lon, lat)), expected.sort());
+    }
+  });
 });
 
 describe('GeofenceIndex: antimeridian', () => {

@@ -60,14 +60,25 @@ const BOUND_SLACK_METERS = 1e-6;
  * dynamic R-tree (rbush) for fences upserted since. Replaced or removed fences in the static tree are
  * tombstoned; once the overlay plus tombstones exceed a quarter of the index (at least 4096), both
  * are folded into a new static tree, so the amortised cost per upsert is O(log n).
+ *
+ * A fence keeps its slot until it is replaced or removed, and a rebuild moves none: it only adds the
+ * held slots' boxes to a new tree and frees the empty ones. Renumbering slots (and so rewriting the id
+ * map) and measuring every fence again made a rebuild of 75,000 fences stall the event loop ~90 ms
+ * while geofences were being written; now the tree's own sort is most of it.
  */
 export class GeofenceIndex {
-  // Slots [0, #baseSlots) are in #base; later slots are in #overlay. undefined = tombstone.
+  // Slot -> fence; undefined = empty: a tombstone while #inBase, else free (in #free).
   #slots: (PreparedGeofence | undefined)[] = [];
   #ids = new Map<string, number>();
+  #free: number[] = [];
   #base: Flatbush | null = null;
-  #extraBoxSlot = new Uint32Array(0);
-  #baseSlots = 0;
+  // Base tree item -> slot; null when item i is slot i (a tree built over slots without holes).
+  #baseItemSlot: Uint32Array | null = null;
+  // Per slot: 1 while the base tree holds its boxes (so the slot is not reused until a rebuild).
+  #inBase = new Uint8Array(0);
+  // Per slot: its first box (minX, minY, maxX, maxY), for rebuilds; second boxes (antimeridian) by slot.
+  #box = new Float64Array(0);
+  #extraBoxes = new Map<number, BBox[]>();
   #tombstones = 0;
   #overlay = new RBush<OverlayItem>();
   #overlayItems = new Map<number, OverlayItem[]>();
@@ -88,11 +99,7 @@ export class GeofenceIndex {
   /** Bulk upsert (of duplicate ids the last wins), then one static rebuild: O(n log n). */
   load(geofences: Geofence[]): void {
     if (this.#ids.size > 0) {
-      for (const g of geofences) {
-        this.#release(g.id);
-        this.#slots.push(prepareGeofence(g));
-        this.#ids.set(g.id, this.#slots.length - 1);
-      }
+      for (const g of geofences) this.#put(prepareGeofence(g));
     } else {
       // Into an empty index one Map write per fence is enough; at 1M fences each Map access is a
       // cache miss. Duplicates show as fewer ids than slots; the map then points at the last of each.
@@ -100,10 +107,18 @@ export class GeofenceIndex {
       const ids = new Map<string, number>();
       for (let slot = 0; slot < prepared.length; slot++) ids.set(prepared[slot]!.geofence.id, slot);
       this.#ids = ids;
-      this.#slots =
-        ids.size < prepared.length
-          ? prepared.map((pg, slot) => (ids.get(pg.geofence.id) === slot ? pg : undefined))
-          : prepared;
+      this.#slots = new Array(prepared.length);
+      // Slots emptied before (all fences removed) start over with the rest of the per-slot state.
+      this.#kind = new Uint8Array(0);
+      this.#inBase = new Uint8Array(0);
+      this.#shape = new Float64Array(0);
+      this.#box = new Float64Array(0);
+      this.#extraBoxes.clear();
+      this.#growTo(prepared.length + (prepared.length >> 2));
+      for (let slot = 0; slot < prepared.length; slot++) {
+        const pg = prepared[slot]!;
+        if (ids.get(pg.geofence.id) === slot) this.#fill(slot, pg);
+      }
     }
     this.#rebuild();
   }
@@ -111,17 +126,33 @@ export class GeofenceIndex {
   /** Inserts or replaces the fence with `g.id`; returns its prepared form. */
   upsert(g: Geofence): PreparedGeofence {
     const pg = prepareGeofence(g);
-    const old = this.#ids.get(g.id);
-    const slot = old !== undefined && old >= this.#baseSlots ? old : this.#slots.length;
-    this.#release(g.id);
-    this.#slots[slot] = pg;
-    this.#setShape(slot, pg);
-    this.#ids.set(g.id, slot);
+    const slot = this.#put(pg);
     const items = geofenceBBoxes(pg).map(([minX, minY, maxX, maxY]) => ({ minX, minY, maxX, maxY, slot }));
     for (const item of items) this.#overlay.insert(item);
     this.#overlayItems.set(slot, items);
     this.#maybeRebuild();
     return pg;
+  }
+
+  /** Holds `pg` in a slot of its own (the replaced fence's, when that is in no tree); returns it. */
+  #put(pg: PreparedGeofence): number {
+    this.#release(pg.geofence.id);
+    const slot = this.#free.pop() ?? this.#slots.length;
+    if (slot >= this.#kind.length) this.#growTo(Math.max(64, slot * 2));
+    this.#fill(slot, pg);
+    this.#ids.set(pg.geofence.id, slot);
+    return slot;
+  }
+
+  /** Writes the fence into its slot: the fence, the flat copy queries read, and its boxes. */
+  #fill(slot: number, pg: PreparedGeofence): void {
+    this.#slots[slot] = pg;
+    this.#setShape(slot, pg);
+    const boxes = geofenceBBoxes(pg);
+    // A ringless polygon has no box but still gets one: a point at (0, 0) only makes it a harmless
+    // extra candidate there (it contains nothing), where an inverted box would upset the tree's sort.
+    this.#box.set(boxes[0] ?? EMPTY_BOX, slot * 4);
+    if (boxes.length > 1) this.#extraBoxes.set(slot, boxes.slice(1));
   }
 
   /** Removes the fence; returns whether it was held. */
@@ -279,11 +310,9 @@ export class GeofenceIndex {
     for (const [minX, minY, maxX, maxY] of boxes) {
       if (this.#base !== null) {
         const hits = this.#base.search(minX, minY, maxX, maxY);
-        const n = this.#baseSlots;
-        for (let k = 0; k < hits.length; k++) {
-          const i = hits[k]!;
-          this.#take(i < n ? i : this.#extraBoxSlot[i - n]!, stamp, out);
-        }
+        const itemSlot = this.#baseItemSlot;
+        if (itemSlot === null) for (let k = 0; k < hits.length; k++) this.#take(hits[k]!, stamp, out);
+        else for (let k = 0; k < hits.length; k++) this.#take(itemSlot[hits[k]!]!, stamp, out);
       }
       if (this.#overlayItems.size > 0) {
         for (const item of this.#overlay.search({ minX, minY, maxX, maxY })) this.#take(item.slot, stamp, out);
@@ -311,15 +340,6 @@ export class GeofenceIndex {
 
   /** Copies what near() and containing() read of the fence into the flat per-slot arrays. */
   #setShape(slot: number, pg: PreparedGeofence): void {
-    if (slot >= this.#kind.length) {
-      const capacity = Math.max(64, slot * 2);
-      const kind = new Uint8Array(capacity);
-      kind.set(this.#kind);
-      const shape = new Float64Array(capacity * SHAPE_STRIDE);
-      shape.set(this.#shape);
-      this.#kind = kind;
-      this.#shape = shape;
-    }
     const o = slot * SHAPE_STRIDE;
     if (pg.kind === 'circle') {
       this.#kind[slot] = CIRCLE;
@@ -349,59 +369,79 @@ export class GeofenceIndex {
     return this.#stamp;
   }
 
-  /** Empties the slot of `id` (tombstone in the static tree, deletion from the overlay). */
+  /** Room for `capacity` slots in the per-slot arrays. */
+  #growTo(capacity: number): void {
+    if (capacity <= this.#kind.length) return;
+    const grown = <T extends Uint8Array | Float64Array>(old: T, next: T): T => {
+      next.set(old);
+      return next;
+    };
+    this.#kind = grown(this.#kind, new Uint8Array(capacity));
+    this.#inBase = grown(this.#inBase, new Uint8Array(capacity));
+    this.#shape = grown(this.#shape, new Float64Array(capacity * SHAPE_STRIDE));
+    this.#box = grown(this.#box, new Float64Array(capacity * 4));
+  }
+
+  /** Empties the slot of `id`: a tombstone while the static tree holds it, else free at once. */
   #release(id: string): boolean {
     const slot = this.#ids.get(id);
     if (slot === undefined || this.#slots[slot] === undefined) return false;
     this.#slots[slot] = undefined;
     this.#kind[slot] = 0;
-    if (slot < this.#baseSlots) this.#tombstones++;
-    for (const item of this.#overlayItems.get(slot) ?? []) this.#overlay.remove(item);
-    this.#overlayItems.delete(slot);
+    this.#extraBoxes.delete(slot);
+    if (this.#inBase[slot] === 1) {
+      this.#tombstones++;
+    } else {
+      for (const item of this.#overlayItems.get(slot) ?? []) this.#overlay.remove(item);
+      this.#overlayItems.delete(slot);
+      this.#free.push(slot);
+    }
     return true;
   }
 
   #maybeRebuild(): void {
-    const churn = this.#tombstones + this.#slots.length - this.#baseSlots;
+    const churn = this.#tombstones + this.#overlayItems.size;
     if (churn > Math.max(MIN_CHURN_BEFORE_REBUILD, this.#ids.size >> 2)) this.#rebuild();
   }
 
   #rebuild(): void {
-    const live = this.#slots.filter((pg): pg is PreparedGeofence => pg !== undefined);
-    if (live.length !== this.#slots.length) this.#ids = new Map(live.map((pg, slot) => [pg.geofence.id, slot]));
-    this.#slots = live;
-    this.#baseSlots = live.length;
+    const slots = this.#slots;
+    const inBase = this.#inBase;
+    const box = this.#box;
+    let extras = 0;
+    for (const boxes of this.#extraBoxes.values()) extras += boxes.length;
+    const n = this.#ids.size;
     this.#tombstones = 0;
     this.#overlay.clear();
     this.#overlayItems.clear();
-    this.#seen = new Uint32Array(0);
-    // Room for the upserts until the next rebuild (a quarter of the index at most) before growing.
-    const capacity = live.length + (live.length >> 2) + 64;
-    this.#kind = new Uint8Array(capacity);
-    this.#shape = new Float64Array(capacity * SHAPE_STRIDE);
-    for (let slot = 0; slot < live.length; slot++) this.#setShape(slot, live[slot]!);
-    // Item i < n is the (first) box of slot i, so most hits need no mapping; the few second boxes
-    // (antimeridian) follow, mapped through #extraBoxSlot.
-    const n = live.length;
-    const first = new Float64Array(n * 4);
-    const extra: BBox[] = [];
-    const extraSlot: number[] = [];
-    for (let slot = 0; slot < n; slot++) {
-      const boxes = geofenceBBoxes(live[slot]!);
-      // A ringless polygon has no box but still needs item i: a point at (0, 0) only makes it a
-      // harmless extra candidate there (it contains nothing), where an inverted box would upset the sort.
-      first.set(boxes[0] ?? EMPTY_BOX, slot * 4);
-      for (let b = 1; b < boxes.length; b++) {
-        extra.push(boxes[b]!);
-        extraSlot.push(slot);
+    this.#free = [];
+    this.#base = n > 0 ? new Flatbush(n + extras) : null;
+    // Items are the held slots in ascending order, then the second boxes; a tree over slots without
+    // holes and without second boxes maps item i to slot i and needs no lookup table.
+    const itemSlot = new Uint32Array(n + extras);
+    let item = 0;
+    for (let slot = slots.length - 1; slot >= 0; slot--) {
+      // Descending, so that #free pops the lowest slots first and the slots stay compact.
+      if (slots[slot] === undefined) {
+        inBase[slot] = 0;
+        this.#free.push(slot);
       }
     }
-    this.#extraBoxSlot = Uint32Array.from(extraSlot);
-    this.#base = n > 0 ? new Flatbush(n + extra.length) : null;
-    if (this.#base === null) return;
-    for (let i = 0; i < n * 4; i += 4) this.#base.add(first[i]!, first[i + 1]!, first[i + 2]!, first[i + 3]!);
-    for (const box of extra) this.#base.add(...box);
-    this.#base.finish();
+    for (let slot = 0; slot < slots.length; slot++) {
+      if (slots[slot] === undefined) continue;
+      inBase[slot] = 1;
+      const o = slot * 4;
+      this.#base!.add(box[o]!, box[o + 1]!, box[o + 2]!, box[o + 3]!);
+      itemSlot[item++] = slot;
+    }
+    for (const [slot, boxes] of this.#extraBoxes) {
+      for (const b of boxes) {
+        this.#base!.add(b[0], b[1], b[2], b[3]);
+        itemSlot[item++] = slot;
+      }
+    }
+    this.#baseItemSlot = extras === 0 && n === slots.length ? null : itemSlot;
+    this.#base?.finish();
   }
 }
 

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { WAL_FALLBACK_CHECKPOINT_PAGES } from './background-checkpoints.js';
 import type { CommitChanges } from './commit-changes.js';
-import { COMMIT_LOG_INSERT, COMMIT_LOG_KEEP_MS, COMMIT_LOG_PRUNE } from './open-database.js';
+import { COMMIT_LOG_INSERT, COMMIT_LOG_KEEP_MS, COMMIT_LOG_PRUNE, COMMIT_LOG_PRUNE_EVERY } from './open-database.js';
 import type { OpsCommitter, WriteOp } from './write-ops.js';
 
 // Plain CommonJS, so the worker needs no TypeScript loader. Units that arrive while a transaction
@@ -35,7 +35,7 @@ let commits = 0;
 const logCommit = (changes) => {
   const now = Date.now();
   statement(workerData.logInsert).run(workerData.writer, now, changes);
-  if (++commits % 1024 === 0) statement(workerData.logPrune).run(now - workerData.keepMs);
+  if (++commits % workerData.pruneEvery === 0) statement(workerData.logPrune).run(now - workerData.keepMs);
 };
 // What the units change, one line each, as commit-changes.ts reads them (null: not known): its
 // mergeChanges, in the plain JavaScript this thread runs.
@@ -183,6 +183,7 @@ export class WriterThread implements OpsCommitter {
         logInsert: COMMIT_LOG_INSERT,
         logPrune: COMMIT_LOG_PRUNE,
         keepMs: COMMIT_LOG_KEEP_MS,
+        pruneEvery: COMMIT_LOG_PRUNE_EVERY,
         autocheckpoint: WAL_FALLBACK_CHECKPOINT_PAGES,
       },
     });
