@@ -115,6 +115,19 @@ describe('polygonJson', () => {
     for (const shape of shapes) assert.equal(polygonJson(shape as PolygonGeometry), JSON.stringify(shape));
   });
 
+  it('keeps the text on the outline for its second print, out of sight of keys, spread and JSON', () => {
+    const polygon = circleFencePolygon([2.35, 48.85], 500);
+    const text = polygonJson(polygon);
+    assert.equal(Object.getOwnPropertySymbols(polygon).length, 1);
+    assert.deepEqual(Object.keys(polygon), ['type', 'coordinates']);
+    assert.equal(JSON.stringify(polygon), text);
+    assert.equal(Object.getOwnPropertySymbols({ ...polygon }).length, 0);
+    assert.equal(polygonJson(polygon), text);
+    const frozen = Object.freeze(circleFencePolygon([2.35, 48.85], 500));
+    assert.equal(polygonJson(frozen), text);
+    assert.equal(polygonJson(frozen), text);
+  });
+
   it('answers a polygon changed after a first print with its new text', () => {
     const polygon = circleFencePolygon([2.35, 48.85], 500);
     assert.equal(polygonJson(polygon), polygonJson(polygon));

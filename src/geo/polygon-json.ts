@@ -1,16 +1,24 @@
 import type { PolygonGeometry } from './types.js';
 
 /**
- * `JSON.stringify(polygon)`, printed each time. A fence write prints its outline twice (the stored
- * document, the response); it used to keep the last 256 outlines' texts to print once, but anything
- * that keeps a new outline past its request sent it and its text to the old generation (PUT at 5,000
- * req/s: 2-3 MB promoted per scavenge and a 100 ms major GC every 6 s, the paced row's whole p99). A
- * second print costs about 13 µs; the GC it saved cost more (session 10, README Performance). Reads that
- * print the same fence over and over keep its whole text instead (`GeofenceJson`, the GET cache).
+ * `JSON.stringify(polygon)`. A fence write prints its outline twice (the stored document, the
+ * response), so the text is kept on the outline object itself, under a symbol that no enumeration,
+ * spread or JSON sees: it lives exactly as long as the outline. (A module-level cache of the last 256
+ * outlines' texts, session 10, kept new outlines past their request and sent them to the old
+ * generation: a 100 ms major GC every 6 s at 5,000 PUTs a second.) Outlines are never changed in
+ * place once built; a frozen one is printed each time. Reads that print the same fence over and over
+ * keep its whole text instead (`GeofenceJson`, the GET cache).
  */
 export function polygonJson(polygon: PolygonGeometry): string {
-  return printedPolygon(polygon) ?? JSON.stringify(polygon);
+  const kept = (polygon as Printed)[PRINTED];
+  if (kept !== undefined) return kept;
+  const text = printedPolygon(polygon) ?? JSON.stringify(polygon);
+  if (Object.isExtensible(polygon)) Object.defineProperty(polygon, PRINTED, { value: text });
+  return text;
 }
+
+const PRINTED = Symbol('printed polygon');
+type Printed = PolygonGeometry & { [PRINTED]?: string };
 
 /** Where polygons are printed, as ASCII bytes; grows when a polygon needs more. */
 let bytes = Buffer.allocUnsafe(4096);
