@@ -107,7 +107,10 @@ export class GeofenceIndex {
       const ids = new Map<string, number>();
       for (let slot = 0; slot < prepared.length; slot++) ids.set(prepared[slot]!.geofence.id, slot);
       this.#ids = ids;
-      this.#slots = new Array(prepared.length);
+      this.#slots =
+        ids.size < prepared.length
+          ? prepared.map((pg, slot) => (ids.get(pg.geofence.id) === slot ? pg : undefined))
+          : prepared;
       // Slots emptied before (all fences removed) start over with the rest of the per-slot state.
       this.#kind = new Uint8Array(0);
       this.#inBase = new Uint8Array(0);
@@ -115,9 +118,9 @@ export class GeofenceIndex {
       this.#box = new Float64Array(0);
       this.#extraBoxes.clear();
       this.#growTo(prepared.length + (prepared.length >> 2));
-      for (let slot = 0; slot < prepared.length; slot++) {
-        const pg = prepared[slot]!;
-        if (ids.get(pg.geofence.id) === slot) this.#fill(slot, pg);
+      for (let slot = 0; slot < this.#slots.length; slot++) {
+        const pg = this.#slots[slot];
+        if (pg !== undefined) this.#fill(slot, pg, geofenceBBoxes(pg));
       }
     }
     this.#rebuild();
@@ -126,8 +129,9 @@ export class GeofenceIndex {
   /** Inserts or replaces the fence with `g.id`; returns its prepared form. */
   upsert(g: Geofence): PreparedGeofence {
     const pg = prepareGeofence(g);
-    const slot = this.#put(pg);
-    const items = geofenceBBoxes(pg).map(([minX, minY, maxX, maxY]) => ({ minX, minY, maxX, maxY, slot }));
+    const boxes = geofenceBBoxes(pg);
+    const slot = this.#put(pg, boxes);
+    const items = boxes.map(([minX, minY, maxX, maxY]) => ({ minX, minY, maxX, maxY, slot }));
     for (const item of items) this.#overlay.insert(item);
     this.#overlayItems.set(slot, items);
     this.#maybeRebuild();
@@ -135,20 +139,19 @@ export class GeofenceIndex {
   }
 
   /** Holds `pg` in a slot of its own (the replaced fence's, when that is in no tree); returns it. */
-  #put(pg: PreparedGeofence): number {
+  #put(pg: PreparedGeofence, boxes = geofenceBBoxes(pg)): number {
     this.#release(pg.geofence.id);
     const slot = this.#free.pop() ?? this.#slots.length;
     if (slot >= this.#kind.length) this.#growTo(Math.max(64, slot * 2));
-    this.#fill(slot, pg);
+    this.#fill(slot, pg, boxes);
     this.#ids.set(pg.geofence.id, slot);
     return slot;
   }
 
   /** Writes the fence into its slot: the fence, the flat copy queries read, and its boxes. */
-  #fill(slot: number, pg: PreparedGeofence): void {
+  #fill(slot: number, pg: PreparedGeofence, boxes: BBox[]): void {
     this.#slots[slot] = pg;
     this.#setShape(slot, pg);
-    const boxes = geofenceBBoxes(pg);
     // A ringless polygon has no box but still gets one: a point at (0, 0) only makes it a harmless
     // extra candidate there (it contains nothing), where an inverted box would upset the tree's sort.
     this.#box.set(boxes[0] ?? EMPTY_BOX, slot * 4);
