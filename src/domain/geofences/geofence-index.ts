@@ -112,12 +112,8 @@ export class GeofenceIndex {
           ? prepared.map((pg, slot) => (ids.get(pg.geofence.id) === slot ? pg : undefined))
           : prepared;
       // Slots emptied before (all fences removed) start over with the rest of the per-slot state.
-      this.#kind = new Uint8Array(0);
-      this.#inBase = new Uint8Array(0);
-      this.#shape = new Float64Array(0);
-      this.#box = new Float64Array(0);
       this.#extraBoxes.clear();
-      this.#growTo(prepared.length + (prepared.length >> 2));
+      this.#growTo(prepared.length + (prepared.length >> 2), { fresh: true });
       for (let slot = 0; slot < this.#slots.length; slot++) {
         const pg = this.#slots[slot];
         if (pg !== undefined) this.#fill(slot, pg, geofenceBBoxes(pg));
@@ -372,11 +368,11 @@ export class GeofenceIndex {
     return this.#stamp;
   }
 
-  /** Room for `capacity` slots in the per-slot arrays. */
-  #growTo(capacity: number): void {
-    if (capacity <= this.#kind.length) return;
+  /** Room for `capacity` slots in the per-slot arrays; `fresh`: new arrays, nothing kept. */
+  #growTo(capacity: number, { fresh = false } = {}): void {
+    if (!fresh && capacity <= this.#kind.length) return;
     const grown = <T extends Uint8Array | Float64Array>(old: T, next: T): T => {
-      next.set(old);
+      if (!fresh) next.set(old);
       return next;
     };
     this.#kind = grown(this.#kind, new Uint8Array(capacity));
@@ -417,34 +413,35 @@ export class GeofenceIndex {
     this.#tombstones = 0;
     this.#overlay.clear();
     this.#overlayItems.clear();
-    this.#free = [];
-    this.#base = n > 0 ? new Flatbush(n + extras) : null;
+    const free: number[] = [];
     // Items are the held slots in ascending order, then the second boxes; a tree over slots without
     // holes and without second boxes maps item i to slot i and needs no lookup table.
+    // No held slot (n = 0) means no item either: the loops below then never add.
+    const base = n > 0 ? new Flatbush(n + extras) : null;
     const itemSlot = new Uint32Array(n + extras);
     let item = 0;
-    for (let slot = slots.length - 1; slot >= 0; slot--) {
-      // Descending, so that #free pops the lowest slots first and the slots stay compact.
+    for (let slot = 0; slot < slots.length; slot++) {
       if (slots[slot] === undefined) {
         inBase[slot] = 0;
-        this.#free.push(slot);
+        free.push(slot);
+        continue;
       }
-    }
-    for (let slot = 0; slot < slots.length; slot++) {
-      if (slots[slot] === undefined) continue;
       inBase[slot] = 1;
       const o = slot * 4;
-      this.#base!.add(box[o]!, box[o + 1]!, box[o + 2]!, box[o + 3]!);
+      base?.add(box[o]!, box[o + 1]!, box[o + 2]!, box[o + 3]!);
       itemSlot[item++] = slot;
     }
     for (const [slot, boxes] of this.#extraBoxes) {
       for (const b of boxes) {
-        this.#base!.add(b[0], b[1], b[2], b[3]);
+        base?.add(b[0], b[1], b[2], b[3]);
         itemSlot[item++] = slot;
       }
     }
+    // Popped from the end: the lowest slots are reused first, so the slots stay compact.
+    this.#free = free.reverse();
     this.#baseItemSlot = extras === 0 && n === slots.length ? null : itemSlot;
-    this.#base?.finish();
+    base?.finish();
+    this.#base = base;
   }
 }
 
