@@ -207,7 +207,10 @@ function sinAtLeast(x: number): number {
 
 /** Degrees between two longitudes the short way round, 0..180. */
 function arcDegrees(a: number, b: number): number {
-  const d = Math.abs(a - b) % 360;
+  let d = Math.abs(a - b);
+  // Nearly always within half a turn: the float modulo is for the rest.
+  if (d <= 180) return d;
+  d %= 360;
   return d > 180 ? 360 - d : d;
 }
 
