@@ -5,6 +5,7 @@
  *
  *   node --import tsx bench/geofence-index.bench.ts            # 100k and 1M
  *   node --import tsx bench/geofence-index.bench.ts 250000     # one size
+ *   node --import tsx bench/geofence-index.bench.ts stalls 100000 thread   # rebuild stalls only
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
@@ -17,6 +18,7 @@ import type { Geofence } from '../src/domain/geofences/geofence.js';
 import { GeofenceIndex } from '../src/domain/geofences/geofence-index.js';
 import type { GeofenceMembership } from '../src/domain/users/user.js';
 import { circlePolygon } from '../src/geo/circle-polygon.js';
+import { TreeBuildThread } from '../src/geo/tree-build-thread.js';
 import type { Position, Ring } from '../src/geo/types.js';
 
 v8.setFlagsFromString('--expose-gc');
@@ -193,8 +195,43 @@ async function runOne(n: number): Promise<void> {
   for (const [k, v] of rows) console.log(`| ${k.padEnd(48)} | ${v.padEnd(44)} |`);
 }
 
+/**
+ * Rebuilds under a stream of upserts, in a process of their own (a second index in the same heap
+ * made GC pauses the larger figure): the longest one upsert held the event loop (a rebuild in place
+ * is inside one), and the longest turn of the loop between them, taken every 100 upserts as requests
+ * would (a tree built on the thread is taken in there). Replacing 60% of the fences forces several
+ * rebuilds at any size. GC pauses that fall there count too.
+ */
+async function stalls(n: number, mode: 'in place' | 'thread'): Promise<void> {
+  const fences = Array.from({ length: n }, (_, i) => makeFence(i));
+  const stream = Array.from({ length: Math.floor(n * 0.6) }, (_, i) => makeFence((i * 13) % n));
+  const index = new GeofenceIndex(mode === 'thread' ? { buildTree: new TreeBuildThread().build } : {});
+  index.load(fences);
+  await new Promise((r) => setTimeout(r, 500));
+  let upsert = 0;
+  let turn = 0;
+  const yieldOnce = async (wait: number) => {
+    const t0 = performance.now();
+    await new Promise((r) => (wait > 0 ? setTimeout(r, wait) : setImmediate(r)));
+    turn = Math.max(turn, performance.now() - t0 - wait);
+  };
+  for (let i = 0; i < stream.length; i++) {
+    const t0 = performance.now();
+    index.upsert(stream[i]!);
+    upsert = Math.max(upsert, performance.now() - t0);
+    if (i % 100 === 99) await yieldOnce(0);
+  }
+  // The last tree still building lands too.
+  for (let k = 0; k < 50; k++) await yieldOnce(20);
+  const label = `longest stall, ${stream.length.toLocaleString('en-US')} upserts, rebuilt ${mode === 'thread' ? 'on a thread' : 'in place'}`;
+  const value = `upsert ${upsert.toFixed(1)} ms, turn ${turn.toFixed(1)} ms`;
+  console.log(`| ${label.padEnd(48)} | ${value.padEnd(44)} |`);
+}
+
 const only = Number(process.argv[2]);
-if (only > 0) {
+if (process.argv[2] === 'stalls') {
+  await stalls(Number(process.argv[3]), process.argv[4] === 'thread' ? 'thread' : 'in place');
+} else if (only > 0) {
   await runOne(only);
 } else {
   // A yardstick for the machine's memory speed: the memory-bound figures below scale with it.
@@ -207,10 +244,12 @@ if (only > 0) {
   console.log(`node ${process.version}, ${cpu}, load average ${os.loadavg()[0]?.toFixed(1)}`);
   console.log(`yardstick: 1M Map.set of string keys in ${mapMs.toFixed(0)} ms`);
   const self = fileURLToPath(import.meta.url);
-  for (const n of [100_000, 1_000_000]) {
-    const out = execFileSync(process.execPath, [...process.execArgv, '--max-old-space-size=8192', self, String(n)], {
+  const child = (...args: string[]) =>
+    execFileSync(process.execPath, [...process.execArgv, '--max-old-space-size=8192', self, ...args], {
       encoding: 'utf8',
     });
+  for (const n of [100_000, 1_000_000]) {
+    const out = child(String(n)) + child('stalls', String(n), 'in place') + child('stalls', String(n), 'thread');
     process.stdout.write(`${out}\n`);
   }
 }

@@ -24,6 +24,7 @@ import { TripEngine } from './domain/trips/trip-engine.js';
 import { TripService } from './domain/trips/trip-service.js';
 import { TripTracker } from './domain/trips/trip-tracker.js';
 import { UserService } from './domain/users/user-service.js';
+import { TreeBuildThread } from './geo/tree-build-thread.js';
 import type { PackSource } from './geodata/live-pack.js';
 import { presentBeacon } from './http/presenters/beacon-presenter.js';
 import { presentTrip } from './http/presenters/trip-presenter.js';
@@ -65,7 +66,11 @@ const NO_PACK: PackSource = { current: () => null, unavailableReason: () => 'no 
 export function createServices(store: Store, clock: Clock, packs: PackSource = NO_PACK): Services {
   const router = new RoadRouter(packs);
   const geofences = new GeofenceService(store.geofences, store.users, clock, new RoadIsochrones(router));
-  const geofenceIndexes = new GeofenceIndexRegistry(store.geofences, () => store.syncExternalChanges());
+  const geofenceIndexes = new GeofenceIndexRegistry(
+    store.geofences,
+    () => store.syncExternalChanges(),
+    new TreeBuildThread().build,
+  );
   geofences.onChange((tenant, change) => geofenceIndexes.apply(tenant, change));
   const userLocations = new UserLocationRegistry(store.users, () => store.syncExternalChanges());
   const tracking = new TrackingService(store.users, geofenceIndexes, clock);

@@ -6,6 +6,7 @@ import { destinationPoint, distanceMeters } from '../../geo/distance-meters.js';
 import type { Position, Ring } from '../../geo/types.js';
 import type { Geofence } from './geofence.js';
 import { GeofenceIndex } from './geofence-index.js';
+import { type BuiltTree, buildTreeHere, type TreeInput } from './packed-tree.js';
 import { containsPoint, distanceToGeofenceMeters, type PreparedGeofence } from './prepared-geofence.js';
 
 const C: Position = [-73.98, 40.75];
@@ -35,6 +36,23 @@ function polygon(id: string, ring: Ring, center: Position): Geofence {
 /** `meters` from C along `bearing` degrees. */
 const at = (meters: number, bearing = 0): Position => destinationPoint(C, bearing, meters);
 const ids = (list: PreparedGeofence[]) => list.map((g) => g.geofence.id).sort();
+
+/** Removes `id` or upserts it anew (`place` draws its shape), in the index and in `all`, which it must match. */
+function randomWrite(
+  index: GeofenceIndex,
+  all: Map<string, Geofence>,
+  id: string,
+  remove: boolean,
+  place: (id: string) => Geofence,
+): void {
+  if (remove) {
+    assert.equal(index.remove(id), all.delete(id));
+    return;
+  }
+  const g = place(id);
+  index.upsert(g);
+  all.set(id, g);
+}
 
 describe('GeofenceIndex: load, get, upsert, remove', () => {
   it('bulk loads, counts, and finds fences whose box holds the point', () => {
@@ -131,14 +149,7 @@ describe('GeofenceIndex: load, get, upsert, remove', () => {
     index.load([...all.values()]);
     // 20,000 writes over 6,000 ids: moves of held fences, new ones, removals, and a load in between.
     for (let i = 0; i < 20_000; i++) {
-      const id = `f${Math.floor(rand() * 6000)}`;
-      if (rand() < 0.2) {
-        assert.equal(index.remove(id), all.delete(id));
-      } else {
-        const g = place(id);
-        index.upsert(g);
-        all.set(id, g);
-      }
+      randomWrite(index, all, `f${Math.floor(rand() * 6000)}`, rand() < 0.2, place);
       if (i === 10_000) {
         const batch = fences(6000, 500);
         index.load(batch);
@@ -162,6 +173,88 @@ describe('GeofenceIndex: load, get, upsert, remove', () => {
       for (const id of expected) assert.ok(got.has(id), `missing ${id} at ${lon},${lat}`);
       assert.deepEqual(ids(index.containing(lon, lat)), expected.sort());
     }
+  });
+});
+
+describe('GeofenceIndex: trees built elsewhere', () => {
+  /** A builder whose builds wait until the test settles them: built here (as the thread would), or failed. */
+  function heldBuilder() {
+    const held: { input: TreeInput; resolve: (built: BuiltTree) => void; reject: (err: Error) => void }[] = [];
+    const buildTree = (input: TreeInput) =>
+      new Promise<BuiltTree>((resolve, reject) => held.push({ input, resolve, reject }));
+    const finish = (fail = false) => {
+      for (const { input, resolve, reject } of held.splice(0)) {
+        const built = buildTreeHere(input);
+        if (fail || !built) reject(new Error('thread stopped'));
+        else resolve(built);
+      }
+    };
+    return { buildTree, held, finish };
+  }
+  const settle = () => new Promise((r) => setImmediate(r));
+
+  it('answers exactly while builds are in flight, when they land, fail, or a load overtakes them', async () => {
+    const builder = heldBuilder();
+    const index = new GeofenceIndex({ buildTree: builder.buildTree, backgroundFrom: 0 });
+    const all = new Map<string, Geofence>();
+    // mulberry32: the other tests' LCG repeats too soon for 40,000 draws of several values each.
+    let seed = 11;
+    const rand = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const place = (id: string): Geofence =>
+      rand() < 0.7
+        ? circle(id, at(rand() * 12_000, rand() * 360), 50 + rand() * 400)
+        : circle(id, [rand() < 0.5 ? 179.999 : -179.999, rand() * 0.1], 300 + rand() * 400);
+    const initial = Array.from({ length: 3000 }, (_, i) => place(`f${i}`));
+    for (const g of initial) all.set(g.id, g);
+    index.load(initial);
+    const check = () => {
+      assert.equal(index.size, all.size);
+      for (let k = 0; k < 40; k++) {
+        const [lon, lat]: Position =
+          k % 4 === 0
+            ? [rand() < 0.5 ? 180 - rand() * 0.01 : -180 + rand() * 0.01, rand() * 0.1]
+            : at(rand() * 12_000, rand() * 360);
+        const found = index.candidatesAt(lon, lat, 0).map((g) => g.geofence);
+        assert.equal(new Set(found).size, found.length, 'no duplicates');
+        for (const g of found) assert.equal(all.get(g.id), g, `${g.id}: held as upserted last`);
+        const expected = [...all.values()].filter((g) => containsPoint(index.get(g.id)!, lon, lat)).map((g) => g.id);
+        assert.deepEqual(ids(index.containing(lon, lat)), expected.sort());
+      }
+    };
+    let builds = 0;
+    // 40,000 writes over 8,000 ids; now and then the held builds land, fail, or are overtaken by a load.
+    for (let i = 0; i < 40_000; i++) {
+      randomWrite(index, all, `f${Math.floor(rand() * 8000)}`, rand() < 0.2, place);
+      if (builder.held.length > 0 && i % 1500 === 0) {
+        check();
+        builds += builder.held.length;
+        if (i % 9000 === 0) {
+          const batch = Array.from({ length: 200 }, (_, k) => place(`load${i}-${k}`));
+          index.load(batch);
+          for (const g of batch) all.set(g.id, g);
+        }
+        builder.finish(i % 7500 === 0);
+        await settle();
+        check();
+      }
+    }
+    builder.finish();
+    await settle();
+    check();
+    assert.ok(builds >= 3, `${builds} builds went elsewhere`);
+  });
+
+  it('builds small indexes in place', () => {
+    const builder = heldBuilder();
+    const index = new GeofenceIndex({ buildTree: builder.buildTree });
+    for (let i = 0; i < 6000; i++) index.upsert(circle(`f${i}`, at(i, 0), 50));
+    assert.equal(builder.held.length, 0);
+    assert.deepEqual(ids(index.containing(...at(3000, 0))).includes('f3000'), true);
   });
 });
 

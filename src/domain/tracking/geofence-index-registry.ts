@@ -1,6 +1,7 @@
 import type { GeofenceListQuery, StoreChange } from '../../storage/store.js';
 import type { Geofence } from '../geofences/geofence.js';
 import { GeofenceIndex } from '../geofences/geofence-index.js';
+import type { TreeBuilder } from '../geofences/packed-tree.js';
 import type { Page } from '../pagination.js';
 import { type Tenant, tenantKey } from '../tenant.js';
 import { leanGeofence } from './lean-geofence.js';
@@ -50,10 +51,12 @@ export class GeofenceIndexRegistry {
    * `syncExternalChanges` (the store's) is called before a tenant's first load: other processes'
    * commits made so far are then in that load, and not reported again afterwards by a poll that fell
    * behind while the load kept the event loop busy (which would load all the tenant's fences twice).
+   * `buildTree` sorts the indexes' rebuilt trees elsewhere (see `GeofenceIndex`).
    */
   constructor(
     private readonly source: GeofenceSource,
     private readonly syncExternalChanges: () => void = () => {},
+    private readonly buildTree?: TreeBuilder,
   ) {}
 
   /** The tenant's index, loading it on first use. */
@@ -152,7 +155,7 @@ export class GeofenceIndexRegistry {
   private reload(entry: Entry): void {
     entry.pending = [];
     const load = this.loadAll(entry.tenant).then((fences) => {
-      const index = new GeofenceIndex();
+      const index = new GeofenceIndex(this.buildTree ? { buildTree: this.buildTree } : {});
       index.load(fences);
       const tags = tagsOf(index);
       // In load order, as the index keeps the last of duplicate ids.
