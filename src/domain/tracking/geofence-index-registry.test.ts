@@ -42,6 +42,36 @@ describe('GeofenceIndexRegistry', () => {
     assert.ok(index.get('imported-9'), 'the reloaded index has the last imported fence');
   });
 
+  it('loads page by page, letting the event loop turn between pages', async () => {
+    // Newest first, as the store pages them: createdAt descending, paged by `before`.
+    const fences = Array.from({ length: 3500 }, (_, i) =>
+      makeCircleGeofence(tenant, { id: `g${i}`, externalId: `e${i}`, createdAt: 10_000 - i }),
+    );
+    const pages: number[] = [];
+    const source: GeofenceSource = {
+      async list(_t, query) {
+        const from = query.before === undefined ? fences : fences.filter((g) => g.createdAt < query.before!);
+        pages.push(from.length);
+        return { items: from.slice(0, query.limit), hasMore: from.length > query.limit };
+      },
+      async get() {
+        return null;
+      },
+    };
+    let turns = 0;
+    let loaded = false;
+    const tick = () => {
+      turns++;
+      if (!loaded) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const index = await new GeofenceIndexRegistry(source).get(tenant);
+    loaded = true;
+    assert.equal(index.size, 3500);
+    assert.deepEqual(pages, [3500, 2500, 1500, 500]);
+    assert.ok(turns >= 3, `${turns} turns of the event loop during the load`);
+  });
+
   it('finds a fence by tag and externalId through loads, upserts, retags and deletes', async () => {
     const fences = [makeCircleGeofence(tenant, { id: 'g1', externalId: 'a' })];
     const registry = new GeofenceIndexRegistry(countingSource(fences));
