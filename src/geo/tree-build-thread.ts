@@ -44,8 +44,8 @@ interface Reply {
 /**
  * Sorts flatbush trees on a thread of their own (`TreeBuilder` for `GeofenceIndex`), so that rebuilding
  * a large fence index does not stall the requests the event loop is serving. The thread starts on the
- * first build and keeps the process alive only while a build is out; one that dies fails its builds (the index then builds
- * in place) and the next build starts another.
+ * first build and keeps the process alive only while a build is out; one that dies fails its builds
+ * (the index then builds in place), and the next build starts another.
  */
 export class TreeBuildThread {
   private worker: Worker | null = null;
