@@ -354,14 +354,24 @@ export class GeofenceIndex {
         if (itemSlot === null) for (let k = 0; k < hits.length; k++) this.#take(hits[k]!, stamp, out);
         else for (let k = 0; k < hits.length; k++) this.#take(itemSlot[hits[k]!]!, stamp, out);
       }
-      if (this.#overlay.size > 0) {
-        for (const item of this.#overlay.tree.search({ minX, minY, maxX, maxY })) this.#take(item.slot, stamp, out);
-      }
-      if (this.#snapped.size > 0) {
-        for (const item of this.#snapped.tree.search({ minX, minY, maxX, maxY })) this.#take(item.slot, stamp, out);
-      }
+      this.#takeOverlay(this.#overlay, minX, minY, maxX, maxY, stamp, out);
+      this.#takeOverlay(this.#snapped, minX, minY, maxX, maxY, stamp, out);
     }
     return out;
+  }
+
+  /** The held slots among `overlay`'s boxes meeting the box (the two overlays: since and before a snapshot). */
+  #takeOverlay(
+    overlay: Overlay,
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+    stamp: number,
+    out: number[],
+  ): void {
+    if (overlay.size === 0) return;
+    for (const item of overlay.tree.search({ minX, minY, maxX, maxY })) this.#take(item.slot, stamp, out);
   }
 
   #take(slot: number, stamp: number, out: number[]): void {
@@ -450,21 +460,19 @@ export class GeofenceIndex {
 
   #rebuild(): void {
     const input = this.#snapshot();
-    this.#install(buildTreeHere(input), input.held.length, input.extra.length);
+    this.#install(buildTreeHere(input), input);
   }
 
   /** Sorts the next tree on the builder's thread; until it comes, queries read the old one and the overlay. */
   #rebuildInBackground(): void {
     const input = this.#snapshot();
-    const slotCount = input.held.length;
-    const extraCount = input.extra.length;
     const generation = this.#generation;
     this.#building = true;
     this.#buildTree!(input).then(
       (built) => {
         if (generation !== this.#generation) return;
         this.#building = false;
-        this.#install(built, slotCount, extraCount);
+        this.#install(built, input);
         this.#maybeRebuild();
       },
       () => {
@@ -503,11 +511,11 @@ export class GeofenceIndex {
   }
 
   /**
-   * Makes the tree built from the last snapshot the base (`slotCount` and `extraCount`: the lengths
-   * of its `held` and `extra`). Its slots emptied since stay tombstones, the old base's tombstones are
-   * freed, and the overlay keeps only what was upserted after the snapshot.
+   * Makes the tree built from the last snapshot (`input`) the base. Its slots emptied since stay
+   * tombstones, the old base's tombstones are freed, and the overlay keeps only what was upserted
+   * after the snapshot.
    */
-  #install(built: BuiltTree | null, slotCount: number, extraCount: number): void {
+  #install(built: BuiltTree | null, input: TreeInput): void {
     this.#inBase.set(this.#inNext);
     this.#inNext.fill(0);
     // Unsorted: sorting 125,000 freed slots (a rebuild of 1,000,000 fences) cost ~30 ms.
@@ -516,7 +524,7 @@ export class GeofenceIndex {
     this.#snapped = new Overlay();
     this.#base = built === null ? null : Flatbush.from(built.data);
     // Item i is slot i when no slot was empty and no fence had a second box: queries then skip the lookup.
-    const identity = built !== null && extraCount === 0 && built.itemSlot.length === slotCount;
+    const identity = built !== null && input.extra.length === 0 && built.itemSlot.length === input.held.length;
     this.#baseItemSlot = built === null || identity ? null : built.itemSlot;
   }
 }
