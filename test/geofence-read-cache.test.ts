@@ -51,7 +51,7 @@ describe('geofence reads stay exact with the document cache', () => {
     await asOtherProcess(s, async (other) => {
       const tenant = { projectId: s.projectId, live: false };
       const stored = (await other.geofences.get(tenant, id)) as Geofence;
-      await other.geofences.upsert({ ...stored, description: 'theirs', updatedAt: stored.updatedAt + 1 });
+      await other.geofences.upsert({ ...stored, description: 'theirs', updatedAt: stored.updatedAt + 1 }, Date.now());
     });
     // SQLite: exact at once (each read checks data_version). PostgreSQL: as soon as NOTIFY arrives.
     const deadline = Date.now() + (process.env.TEST_STORE === 'postgres' ? 5000 : 0);

@@ -63,6 +63,7 @@ describe('geofence upserts keep the right id and createdAt', () => {
       await other.geofences.delete(tenant(), first._id);
       await other.geofences.upsert(
         makeCircleGeofence(tenant(), { id: 'theirs-1', tag: 'lifetimes', externalId: 'replaced-there', createdAt: 42 }),
+        Date.now(),
       );
     });
     const second = await put('replaced-there', 'two');

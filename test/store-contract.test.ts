@@ -150,29 +150,27 @@ describe(`store contract (${process.env.TEST_STORE === 'postgres' ? 'PostgreSQL'
     assert.deepEqual(events.items.map((e) => e.id).sort(), ['m1-3000', 'm1-4000']);
   });
 
-  it('geofences: upsert by tag + externalId keeps _id and createdAt; delete removes it', async () => {
+  it('geofences: upsert by tag + externalId keeps _id and createdAt, replaces an expired holder; delete removes it', async () => {
+    const now = 1_700_000_000_000;
     const base = makeCircleGeofence(tenant, { id: 'g1' });
-    const first = await store.geofences.upsert(base);
-    const second = await store.geofences.upsert({ ...base, id: 'g2', createdAt: 5, description: 'two' });
-    assert.equal(second.id, first.id);
-    assert.equal(second.createdAt, 1);
+    const first = (await store.geofences.upsert(base, now)).geofence;
+    const second = await store.geofences.upsert({ ...base, id: 'g2', createdAt: 5, description: 'two' }, now);
+    assert.equal(second.geofence.id, first.id);
+    assert.equal(second.geofence.createdAt, 1);
+    assert.equal(second.replacedId, null);
     assert.equal((await store.geofences.get(tenant, first.id))?.description, 'two');
     assert.equal((await store.geofences.all(tenant)).length, 1);
-    // createdAt is optional: an engine returns it when it reads it anyway.
-    const lifetime = async () => {
-      const l = await store.geofences.lifetimeByTag(tenant, 'store', '1');
-      if (l?.createdAt !== undefined) assert.equal(l.createdAt, 1);
-      return l && { id: l.id, deleteAfter: l.deleteAfter };
-    };
-    assert.deepEqual(await lifetime(), { id: first.id, deleteAfter: null });
-    await store.geofences.upsert({ ...base, deleteAfter: 1_700_000_000_000 });
-    assert.deepEqual(await lifetime(), {
-      id: first.id,
-      deleteAfter: 1_700_000_000_000,
-    });
-    assert.equal(await store.geofences.lifetimeByTag(tenant, 'store', '2'), null);
-    assert.equal(await store.geofences.delete(tenant, first.id), true);
+    // Past its deleteAfter at the next upsert's `now`: that upsert starts a new fence.
+    await store.geofences.upsert({ ...base, deleteAfter: now + 10 }, now);
+    const kept = await store.geofences.upsert({ ...base, id: 'g3', createdAt: 7 }, now + 9);
+    assert.deepEqual([kept.geofence.id, kept.replacedId], [first.id, null]);
+    await store.geofences.upsert({ ...base, deleteAfter: now + 10 }, now + 9);
+    const fresh = await store.geofences.upsert({ ...base, id: 'g4', createdAt: 8, description: 'four' }, now + 10);
+    assert.deepEqual([fresh.geofence.id, fresh.geofence.createdAt, fresh.replacedId], ['g4', 8, first.id]);
     assert.equal(await store.geofences.get(tenant, first.id), null);
+    assert.equal((await store.geofences.get(tenant, 'g4'))?.description, 'four');
+    assert.equal(await store.geofences.delete(tenant, 'g4'), true);
+    assert.equal(await store.geofences.get(tenant, 'g4'), null);
   });
 
   it('trips: exclusive runs holders of one trip one at a time', async () => {

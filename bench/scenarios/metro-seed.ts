@@ -153,7 +153,7 @@ export async function seedGeofences(dataDir: string, tenant: Tenant, from: numbe
       const upserts: Promise<unknown>[] = [];
       for (let i = start; i < Math.min(to, start + 10_000); i++) {
         const { fence, center } = makeFence(tenant, i, t0 + i);
-        upserts.push(store.geofences.upsert(fence));
+        upserts.push(store.geofences.upsert(fence, t0));
         probe = { id: fence.id, inside: center };
       }
       await Promise.all(upserts);

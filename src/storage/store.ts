@@ -186,21 +186,23 @@ export interface GeofenceListQuery extends PageQuery {
   now: number;
 }
 
-/** What an upsert checks of the fence that holds its tag + externalId. */
-export interface GeofenceLifetime {
-  id: string;
-  deleteAfter: number | null;
-  /** When the engine reads it anyway: an upsert given the stored id and createdAt writes at once. */
-  createdAt?: number;
+/** What an upsert wrote. */
+export interface GeofenceUpsert {
+  /** The fence as stored: under the id and createdAt of the live fence that held its tag + externalId. */
+  geofence: Geofence;
+  /** A fence past its deleteAfter that held the tag + externalId, deleted (with its memberships) for this one. */
+  replacedId: string | null;
 }
 
 export interface GeofenceStore {
-  /** Inserts, or replaces the fence with the same tag + externalId, keeping its id and createdAt. */
-  upsert(geofence: Geofence): Promise<Geofence>;
+  /**
+   * Inserts, or replaces the fence with the same tag + externalId, keeping its id and createdAt. A fence
+   * whose deleteAfter is at or before `now` is gone for every read, so it is not brought back: it is
+   * deleted and the fence is inserted under its own id and createdAt.
+   */
+  upsert(geofence: Geofence, now: number): Promise<GeofenceUpsert>;
   get(tenant: Tenant, id: string): Promise<Geofence | null>;
   getByTag(tenant: Tenant, tag: string, externalId: string): Promise<Geofence | null>;
-  /** The id and deleteAfter of the fence with that tag + externalId, without reading its document. */
-  lifetimeByTag(tenant: Tenant, tag: string, externalId: string): Promise<GeofenceLifetime | null>;
   /** Newest `createdAt` first. */
   list(tenant: Tenant, query: GeofenceListQuery): Promise<Page<Geofence>>;
   /** Every fence of a tenant, for building its spatial index. */

@@ -50,33 +50,32 @@ export class GeofenceService {
       builder: this.isochrones,
     });
     const now = this.clock.now();
-    // A fence past its deleteAfter is gone for every read, so an upsert of its tag and externalId
-    // creates a new fence rather than bringing the old one (id, createdAt) back.
-    const existing = await this.geofences.lifetimeByTag(tenant, tag, externalId);
-    const expired = existing !== null && !isGeofenceLive(existing, now);
-    if (expired) await this.remove(tenant, existing.id);
-    // The store keeps the stored id and createdAt whatever it is given; given them, it need not look.
-    const kept = !expired && existing?.createdAt !== undefined ? existing : null;
-    const saved = await this.geofences.upsert({
-      id: kept?.id ?? newId(),
-      projectId: tenant.projectId,
-      live: tenant.live,
-      tag,
-      externalId,
-      description: input.description,
-      type: input.type,
-      ...shape,
-      mode: input.mode ?? null,
-      metadata: input.metadata ?? null,
-      userId: input.userId ?? null,
-      enabled: input.enabled ?? true,
-      disableAfter: input.disableAfter ?? null,
-      deleteAfter: input.deleteAfter ?? null,
-      stopDetection: input.stopDetection ?? null,
-      dwellThreshold: input.dwellThreshold ?? null,
-      createdAt: kept?.createdAt ?? now,
-      updatedAt: now,
-    });
+    // The store keeps the id and createdAt of the fence that holds the tag and externalId; one past its
+    // deleteAfter is gone for every read, so the store deletes it rather than bringing it back.
+    const { geofence: saved, replacedId } = await this.geofences.upsert(
+      {
+        id: newId(),
+        projectId: tenant.projectId,
+        live: tenant.live,
+        tag,
+        externalId,
+        description: input.description,
+        type: input.type,
+        ...shape,
+        mode: input.mode ?? null,
+        metadata: input.metadata ?? null,
+        userId: input.userId ?? null,
+        enabled: input.enabled ?? true,
+        disableAfter: input.disableAfter ?? null,
+        deleteAfter: input.deleteAfter ?? null,
+        stopDetection: input.stopDetection ?? null,
+        dwellThreshold: input.dwellThreshold ?? null,
+        createdAt: now,
+        updatedAt: now,
+      },
+      now,
+    );
+    if (replacedId !== null) for (const l of this.listeners) l(tenant, { deletedId: replacedId });
     for (const l of this.listeners) l(tenant, { upserted: saved });
     return saved;
   }

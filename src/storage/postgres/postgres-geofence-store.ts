@@ -4,7 +4,7 @@ import type { Page } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { polygonJson } from '../../geo/polygon-json.js';
 import { geofenceDocument } from '../geofence-document.js';
-import type { GeofenceLifetime, GeofenceListQuery, GeofenceStore } from '../store.js';
+import type { GeofenceListQuery, GeofenceStore, GeofenceUpsert } from '../store.js';
 import type { ChangeNotifier } from './change-notifier.js';
 import { pagedDocs } from './paged-docs.js';
 
@@ -14,7 +14,8 @@ export class PostgresGeofenceStore implements GeofenceStore {
     private readonly notifier: ChangeNotifier,
   ) {}
 
-  async upsert(g: Geofence): Promise<Geofence> {
+  async upsert(g: Geofence, now: number): Promise<GeofenceUpsert> {
+    const replacedId = await this.deleteExpiredHolder(g, now);
     // One statement: insert, or on a tag + externalId clash keep the existing id and createdAt.
     const { rows } = await this.pool.query<{ id: string; created_at: number }>(
       `INSERT INTO geofences (id, project_id, live, tag, external_id, delete_after, created_at, geom, doc)
@@ -37,7 +38,20 @@ export class PostgresGeofenceStore implements GeofenceStore {
     );
     const row = rows[0]!;
     await this.notifier.notify(this.pool, 'geofences', g, row.id);
-    return { ...g, id: row.id, createdAt: row.created_at };
+    return { geofence: { ...g, id: row.id, createdAt: row.created_at }, replacedId };
+  }
+
+  /** Deletes the fence that holds the tag + externalId if its deleteAfter has passed; returns its id. */
+  private async deleteExpiredHolder(g: Geofence, now: number): Promise<string | null> {
+    if (g.tag === null || g.externalId === null) return null;
+    const { rows } = await this.pool.query<{ id: string; delete_after: string | null }>(
+      'SELECT id, delete_after FROM geofences WHERE project_id = $1 AND live = $2 AND tag = $3 AND external_id = $4',
+      [g.projectId, g.live, g.tag, g.externalId],
+    );
+    const holder = rows[0];
+    // bigint arrives as text.
+    if (!holder || holder.delete_after === null || Number(holder.delete_after) > now) return null;
+    return (await this.delete(g, holder.id)) ? holder.id : null;
   }
 
   async get(tenant: Tenant, id: string): Promise<Geofence | null> {
@@ -54,16 +68,6 @@ export class PostgresGeofenceStore implements GeofenceStore {
       [tenant.projectId, tenant.live, tag, externalId],
     );
     return rows[0]?.doc ?? null;
-  }
-
-  async lifetimeByTag(tenant: Tenant, tag: string, externalId: string): Promise<GeofenceLifetime | null> {
-    const { rows } = await this.pool.query<{ id: string; delete_after: string | null }>(
-      'SELECT id, delete_after FROM geofences WHERE project_id = $1 AND live = $2 AND tag = $3 AND external_id = $4',
-      [tenant.projectId, tenant.live, tag, externalId],
-    );
-    const row = rows[0];
-    // bigint arrives as text.
-    return row ? { id: row.id, deleteAfter: row.delete_after === null ? null : Number(row.delete_after) } : null;
   }
 
   list(tenant: Tenant, query: GeofenceListQuery): Promise<Page<Geofence>> {

@@ -14,6 +14,14 @@ export type CommitChanges = string | null;
 
 export const NOTHING_KEPT: CommitChanges = '';
 
+/** Changes, or a function that tells them once the writes have run (the ids a write chose as it wrote). */
+export type LaterChanges = CommitChanges | (() => CommitChanges);
+
+/** The changes a `LaterChanges` stands for; call after its writes have run. */
+export function changesNow(changes: LaterChanges): CommitChanges {
+  return typeof changes === 'function' ? changes() : changes;
+}
+
 /** One changed record (or, without `id`, anything of that kind in the tenant; without `tenant`, in all). */
 export function changeLine(kind: StoreChange['kind'], tenant?: Tenant, id?: string): string {
   if (!tenant) return `${kind} - - -`;

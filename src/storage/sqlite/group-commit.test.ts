@@ -54,9 +54,10 @@ describe('SqliteStore.close', () => {
       const store = SqliteStore.open(dir);
       const saving = store.geofences.upsert(
         makeCircleGeofence(tenant, { id: 'g-closing', description: 'queued at close' }),
+        Date.now(),
       );
       await store.close();
-      assert.equal((await saving).id, 'g-closing');
+      assert.equal((await saving).geofence.id, 'g-closing');
       const reopened = SqliteStore.open(dir);
       assert.equal((await reopened.geofences.get(tenant, 'g-closing'))?.description, 'queued at close');
       await reopened.close();

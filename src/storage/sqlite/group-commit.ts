@@ -1,4 +1,4 @@
-import { type CommitChanges, mergeChanges } from './commit-changes.js';
+import { type CommitChanges, changesNow, type LaterChanges, mergeChanges } from './commit-changes.js';
 import type { SqliteDb } from './open-database.js';
 import { writeTransaction } from './open-database.js';
 import { type OpsCommitter, runOps, type WriteOp } from './write-ops.js';
@@ -11,7 +11,7 @@ const RETRY_WITHOUT_BLOCKING_MS = 2000;
 
 interface PendingWrite {
   write: () => void;
-  changes: CommitChanges;
+  changes: LaterChanges;
   resolve: () => void;
   reject: (err: unknown) => void;
 }
@@ -44,9 +44,10 @@ export class GroupCommit implements OpsCommitter {
 
   /**
    * Runs `write` (synchronous SQL) in the next group transaction; resolves after the commit.
-   * `changes`: what it changes, for other processes' caches (commit-changes.ts).
+   * `changes`: what it changes, for other processes' caches (commit-changes.ts); a function is asked
+   * after `write` has run.
    */
-  commit(write: () => void, changes: CommitChanges): Promise<void> {
+  commit(write: () => void, changes: LaterChanges): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push({ write, changes, resolve, reject });
       if (!this.scheduled) {
@@ -57,7 +58,7 @@ export class GroupCommit implements OpsCommitter {
   }
 
   /** `commit` for writes given as data (the form the writer thread also takes). */
-  commitOps(ops: readonly WriteOp[], changes: CommitChanges): Promise<void> {
+  commitOps(ops: readonly WriteOp[], changes: LaterChanges): Promise<void> {
     return this.commit(() => runOps(this.db, ops), changes);
   }
 
@@ -73,7 +74,7 @@ export class GroupCommit implements OpsCommitter {
     this.queue = [];
     // Writes almost never fail, and a savepoint per write costs two statements: try the batch bare
     // first, and only when one write throws roll it all back and redo each in its own savepoint.
-    const changes = mergeChanges(batch.map((item) => item.changes));
+    const changes = () => mergeChanges(batch.map((item) => changesNow(item.changes)));
     const wait = blocking || (this.refusedSince !== null && Date.now() - this.refusedSince > RETRY_WITHOUT_BLOCKING_MS);
     if (!wait) this.setBusyTimeout(0);
     let failure: 'refused' | 'failed' | null = null;
@@ -116,7 +117,7 @@ export class GroupCommit implements OpsCommitter {
     this.db.pragma(`busy_timeout = ${ms}`);
   }
 
-  private flushIsolated(batch: PendingWrite[], changes: CommitChanges): void {
+  private flushIsolated(batch: PendingWrite[], changes: () => CommitChanges): void {
     const failures = new Map<PendingWrite, unknown>();
     try {
       writeTransaction(

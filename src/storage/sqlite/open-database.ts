@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { CommitChanges } from './commit-changes.js';
+import { type CommitChanges, changesNow, type LaterChanges } from './commit-changes.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { statement } from './paged-query.js';
 
@@ -78,13 +78,14 @@ let commitsSincePrune = 0;
 
 /**
  * Runs `fn` in a write transaction that takes the write lock at once (no upgrade deadlocks), logged
- * with what it changes (`changes`: see commit-changes.ts; not given, other processes drop all they keep).
+ * with what it changes (`changes`: see commit-changes.ts; not given, other processes drop all they keep;
+ * a function is asked after `fn` has run, for writes that learn what they change as they write).
  */
-export function writeTransaction<T>(db: SqliteDb, fn: () => T, changes: CommitChanges = null): T {
+export function writeTransaction<T>(db: SqliteDb, fn: () => T, changes: LaterChanges = null): T {
   return db
     .transaction(() => {
       const out = fn();
-      logCommit(db, changes);
+      logCommit(db, changesNow(changes));
       return out;
     })
     .immediate();

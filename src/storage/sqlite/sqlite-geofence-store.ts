@@ -2,11 +2,16 @@ import type { Geofence } from '../../domain/geofences/geofence.js';
 import type { Page } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { geofenceDocument } from '../geofence-document.js';
-import type { GeofenceLifetime, GeofenceListQuery, GeofenceStore } from '../store.js';
+import type { GeofenceListQuery, GeofenceStore, GeofenceUpsert } from '../store.js';
 import { changeLine, mergeChanges } from './commit-changes.js';
+import type { GroupCommit } from './group-commit.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
-import type { OpsCommitter, WriteOp } from './write-ops.js';
+import { runOps, type WriteOp } from './write-ops.js';
+
+/** What holds a tag + externalId (geofences_tag). */
+const HOLDER_OF_TAG =
+  'SELECT id, delete_after, created_at FROM geofences WHERE project_id = ? AND live = ? AND tag = ? AND external_id = ?';
 
 /** Memberships of a deleted fence; by tenant, so that the user_geofences_page index finds them. */
 const DELETE_MEMBERSHIPS = 'DELETE FROM user_geofences WHERE project_id = ? AND live = ? AND geofence_id = ?';
@@ -14,32 +19,48 @@ const DELETE_MEMBERSHIPS = 'DELETE FROM user_geofences WHERE project_id = ? AND 
 export class SqliteGeofenceStore implements GeofenceStore {
   constructor(
     private readonly db: SqliteDb,
-    /** A group commit on this thread (see SqliteStore). */
-    private readonly commits: OpsCommitter,
+    /** A group commit on this thread (see SqliteStore): an upsert reads what holds its tag as it writes. */
+    private readonly commits: GroupCommit,
   ) {}
 
   /**
-   * Writes the fence under the id and createdAt of the fence that holds its tag + externalId, if any.
-   * The caller usually knows them (`lifetimeByTag`), and the write goes out at once; when it did not,
-   * or another upsert of the tag committed in between, the tag's unique index refuses the row, and the
-   * write is redone under the stored identity, read after that commit.
+   * Finds what holds the tag + externalId inside the group's write transaction, where no other writer
+   * can change it, so the row goes out in one pass. A read of its own before the write began and ended
+   * a read transaction (two locks on the WAL index: 11-15 µs a PUT on the AMD VM, a tenth of its CPU).
    */
-  async upsert(g: Geofence): Promise<Geofence> {
+  async upsert(g: Geofence, now: number): Promise<GeofenceUpsert> {
+    let written: GeofenceUpsert | undefined;
+    // Printed before the write lock is taken; again inside only when the fence keeps a stored identity.
+    const doc = geofenceDocument(g);
+    await this.commits.commit(
+      () => {
+        written = this.writeUpsert(g, doc, now);
+      },
+      () => {
+        const lines = [changeLine('geofences', g, written?.geofence.id ?? g.id)];
+        if (written?.replacedId) lines.push(changeLine('geofences', g, written.replacedId));
+        return lines.join('\n');
+      },
+    );
+    return written!;
+  }
+
+  private writeUpsert(g: Geofence, doc: string, now: number): GeofenceUpsert {
+    const holder =
+      g.tag === null || g.externalId === null
+        ? undefined
+        : (statement(this.db, HOLDER_OF_TAG).get(g.projectId, g.live ? 1 : 0, g.tag, g.externalId) as
+            | { id: string; delete_after: number | null; created_at: number }
+            | undefined);
     let saved = g;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.commits.commitOps([geofenceRowOp(saved)], changeLine('geofences', saved, saved.id));
-        return saved;
-      } catch (err) {
-        // A tag conflict implies the fence has a tag and an externalId.
-        const holder =
-          attempt < 3 && isTagConflict(err)
-            ? await this.lifetimeByTag({ projectId: g.projectId, live: g.live }, g.tag!, g.externalId!)
-            : null;
-        if (holder?.createdAt === undefined) throw err;
-        saved = { ...g, id: holder.id, createdAt: holder.createdAt };
-      }
-    }
+    let replacedId: string | null = null;
+    if (holder && holder.delete_after !== null && holder.delete_after <= now) {
+      statement(this.db, 'DELETE FROM geofences WHERE id = ?').run(holder.id);
+      statement(this.db, DELETE_MEMBERSHIPS).run(g.projectId, g.live ? 1 : 0, holder.id);
+      replacedId = holder.id;
+    } else if (holder) saved = { ...g, id: holder.id, createdAt: holder.created_at };
+    runOps(this.db, [geofenceRowOp(saved, saved === g ? doc : geofenceDocument(saved))]);
+    return { geofence: saved, replacedId };
   }
 
   async get(tenant: Tenant, id: string): Promise<Geofence | null> {
@@ -57,16 +78,6 @@ export class SqliteGeofenceStore implements GeofenceStore {
       'SELECT doc FROM geofences WHERE project_id = ? AND live = ? AND tag = ? AND external_id = ?',
     ).get(tenant.projectId, tenant.live ? 1 : 0, tag, externalId) as { doc: string } | undefined;
     return row ? (JSON.parse(row.doc) as Geofence) : null;
-  }
-
-  async lifetimeByTag(tenant: Tenant, tag: string, externalId: string): Promise<GeofenceLifetime | null> {
-    const row = statement(
-      this.db,
-      'SELECT id, delete_after, created_at FROM geofences WHERE project_id = ? AND live = ? AND tag = ? AND external_id = ?',
-    ).get(tenant.projectId, tenant.live ? 1 : 0, tag, externalId) as
-      | { id: string; delete_after: number | null; created_at: number }
-      | undefined;
-    return row ? { id: row.id, deleteAfter: row.delete_after, createdAt: row.created_at } : null;
   }
 
   async list(tenant: Tenant, query: GeofenceListQuery): Promise<Page<Geofence>> {
@@ -136,8 +147,8 @@ export class SqliteGeofenceStore implements GeofenceStore {
   }
 }
 
-/** The fence's row; a row whose tag + externalId another id holds is refused by geofences_tag. */
-function geofenceRowOp(g: Geofence): WriteOp {
+/** The fence's row; one whose tag + externalId another id holds would be refused by geofences_tag. */
+function geofenceRowOp(g: Geofence, doc: string): WriteOp {
   return {
     sql: `INSERT INTO geofences (id, project_id, live, tag, external_id, delete_after, created_at, doc)
        VALUES (@id, @p, @l, @tag, @externalId, @deleteAfter, @createdAt, @doc)
@@ -150,12 +161,7 @@ function geofenceRowOp(g: Geofence): WriteOp {
       externalId: g.externalId,
       deleteAfter: g.deleteAfter,
       createdAt: g.createdAt,
-      doc: geofenceDocument(g),
+      doc,
     },
   };
-}
-
-function isTagConflict(err: unknown): boolean {
-  const e = err as { code?: unknown; message?: unknown };
-  return e.code === 'SQLITE_CONSTRAINT_UNIQUE' && String(e.message).includes('geofences.tag');
 }

@@ -34,7 +34,7 @@ describe('SqliteStore writer thread: checkpoints', () => {
     const dir = mkdtempSync(join(tmpdir(), 'writer-thread-'));
     const store = SqliteStore.open(dir, { writerThread: true });
     try {
-      await store.geofences.upsert(makeCircleGeofence(tenant, { id: 'g-checkpointed' }));
+      await store.geofences.upsert(makeCircleGeofence(tenant, { id: 'g-checkpointed' }), Date.now());
       let found = false;
       for (let i = 0; i < 50 && !found; i++) {
         await new Promise((r) => setTimeout(r, 100));
@@ -51,7 +51,7 @@ describe('SqliteStore writer thread: checkpoints', () => {
     const dir = mkdtempSync(join(tmpdir(), 'writer-thread-'));
     const store = SqliteStore.open(dir);
     try {
-      await store.geofences.upsert(makeCircleGeofence(tenant, { id: 'g-in-wal' }));
+      await store.geofences.upsert(makeCircleGeofence(tenant, { id: 'g-in-wal' }), Date.now());
       await new Promise((r) => setTimeout(r, 300));
       assert.equal(inMainFile(dir, 'g-in-wal'), false);
     } finally {
@@ -112,7 +112,7 @@ describe('SqliteStore external changes with a writer thread', () => {
       assert.equal((await store.users.get(tenant, user.id))?.deviceId, 'own');
 
       const other = SqliteStore.open(dir);
-      await other.geofences.upsert(makeCircleGeofence(tenant, { id: 'g-foreign' }));
+      await other.geofences.upsert(makeCircleGeofence(tenant, { id: 'g-foreign' }), Date.now());
       await other.close();
       store.syncExternalChanges();
       assert.deepEqual(changes, [`geofences ${tenant.projectId} g-foreign`], 'what changed, from the commit log');
