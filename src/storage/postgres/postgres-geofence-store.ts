@@ -51,7 +51,7 @@ export class PostgresGeofenceStore implements GeofenceStore {
     const holder = rows[0];
     // bigint arrives as text.
     if (!holder || holder.delete_after === null || Number(holder.delete_after) > now) return null;
-    return (await this.delete(g, holder.id)) ? holder.id : null;
+    return (await this.delete({ projectId: g.projectId, live: g.live }, holder.id)) ? holder.id : null;
   }
 
   async get(tenant: Tenant, id: string): Promise<Geofence | null> {
