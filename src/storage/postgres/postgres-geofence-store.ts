@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Geofence } from '../../domain/geofences/geofence.js';
+import { type Geofence, isGeofenceLive } from '../../domain/geofences/geofence.js';
 import type { Page } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { polygonJson } from '../../geo/polygon-json.js';
@@ -50,7 +50,9 @@ export class PostgresGeofenceStore implements GeofenceStore {
     );
     const holder = rows[0];
     // bigint arrives as text.
-    if (!holder || holder.delete_after === null || Number(holder.delete_after) > now) return null;
+    if (!holder) return null;
+    const deleteAfter = holder.delete_after === null ? null : Number(holder.delete_after);
+    if (isGeofenceLive({ deleteAfter }, now)) return null;
     return (await this.delete({ projectId: g.projectId, live: g.live }, holder.id)) ? holder.id : null;
   }
 

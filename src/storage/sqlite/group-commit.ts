@@ -58,7 +58,7 @@ export class GroupCommit implements OpsCommitter {
   }
 
   /** `commit` for writes given as data (the form the writer thread also takes). */
-  commitOps(ops: readonly WriteOp[], changes: LaterChanges): Promise<void> {
+  commitOps(ops: readonly WriteOp[], changes: CommitChanges): Promise<void> {
     return this.commit(() => runOps(this.db, ops), changes);
   }
 

@@ -1,4 +1,4 @@
-import type { Geofence } from '../../domain/geofences/geofence.js';
+import { type Geofence, isGeofenceLive } from '../../domain/geofences/geofence.js';
 import type { Page } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { geofenceDocument } from '../geofence-document.js';
@@ -36,11 +36,11 @@ export class SqliteGeofenceStore implements GeofenceStore {
       () => {
         written = this.writeUpsert(g, doc, now);
       },
-      () => {
-        const lines = [changeLine('geofences', g, written?.geofence.id ?? g.id)];
-        if (written?.replacedId) lines.push(changeLine('geofences', g, written.replacedId));
-        return lines.join('\n');
-      },
+      () =>
+        mergeChanges([
+          changeLine('geofences', g, written?.geofence.id ?? g.id),
+          written?.replacedId ? changeLine('geofences', g, written.replacedId) : '',
+        ]),
     );
     return written!;
   }
@@ -54,9 +54,8 @@ export class SqliteGeofenceStore implements GeofenceStore {
             | undefined);
     let saved = g;
     let replacedId: string | null = null;
-    if (holder && holder.delete_after !== null && holder.delete_after <= now) {
-      statement(this.db, 'DELETE FROM geofences WHERE id = ?').run(holder.id);
-      statement(this.db, DELETE_MEMBERSHIPS).run(g.projectId, g.live ? 1 : 0, holder.id);
+    if (holder && !isGeofenceLive({ deleteAfter: holder.delete_after }, now)) {
+      this.deleteRows(g, holder.id);
       replacedId = holder.id;
     } else if (holder) saved = { ...g, id: holder.id, createdAt: holder.created_at };
     runOps(this.db, [geofenceRowOp(saved, saved === g ? doc : geofenceDocument(saved))]);
@@ -106,19 +105,19 @@ export class SqliteGeofenceStore implements GeofenceStore {
   }
 
   async delete(tenant: Tenant, id: string): Promise<boolean> {
-    return writeTransaction(
-      this.db,
-      () => {
-        const res = statement(this.db, 'DELETE FROM geofences WHERE id = ? AND project_id = ? AND live = ?').run(
-          id,
-          tenant.projectId,
-          tenant.live ? 1 : 0,
-        );
-        if (res.changes > 0) statement(this.db, DELETE_MEMBERSHIPS).run(tenant.projectId, tenant.live ? 1 : 0, id);
-        return res.changes > 0;
-      },
-      changeLine('geofences', tenant, id),
+    return writeTransaction(this.db, () => this.deleteRows(tenant, id), changeLine('geofences', tenant, id));
+  }
+
+  /** Deletes the tenant's fence `id` and its memberships; inside a write transaction. Whether it was there. */
+  private deleteRows(tenant: Tenant, id: string): boolean {
+    const live = tenant.live ? 1 : 0;
+    const res = statement(this.db, 'DELETE FROM geofences WHERE id = ? AND project_id = ? AND live = ?').run(
+      id,
+      tenant.projectId,
+      live,
     );
+    if (res.changes > 0) statement(this.db, DELETE_MEMBERSHIPS).run(tenant.projectId, live, id);
+    return res.changes > 0;
   }
 
   async deleteExpired(now: number): Promise<Array<{ tenant: Tenant; id: string }>> {
