@@ -26,7 +26,22 @@ export function getRecent<K, V>(map: Map<K, V>, key: K): V | undefined {
   return value;
 }
 
+/** Deletes the entry inserted first and returns it (undefined when the map is empty). */
+export function takeOldest<K, V>(map: Map<K, V>): [K, V] | undefined {
+  const key = oldestKey(map);
+  if (key === undefined) return undefined;
+  const value = map.get(key) as V;
+  map.delete(key);
+  return [key, value];
+}
+
 function deleteOldest<K, V>(map: Map<K, V>): void {
+  const key = oldestKey(map);
+  if (key !== undefined) map.delete(key);
+}
+
+/** The oldest key, found through the map's cursor; the caller deletes it before the map's next eviction. */
+function oldestKey<K, V>(map: Map<K, V>): K | undefined {
   // A Map iterator is live: it goes on to keys set after it was made, skips keys deleted before it
   // reaches them, and, having passed only keys it deleted, always stands before the oldest entry.
   let cursor = cursors.get(map as Map<unknown, unknown>) as Iterator<K> | undefined;
@@ -36,5 +51,5 @@ function deleteOldest<K, V>(map: Map<K, V>): void {
     cursors.set(map as Map<unknown, unknown>, cursor);
     next = cursor.next();
   }
-  if (!next!.done) map.delete(next!.value);
+  return next!.done ? undefined : next!.value;
 }

@@ -58,16 +58,6 @@ describe('SqliteUserStore: users remembered by identity stay the newest stored',
     });
   });
 
-  it("remembers a new device's user from its first track, without a read", async () => {
-    await withSqliteStore(async (store) => {
-      assert.equal(await byDevice(store, 'd1'), null);
-      await track(store, makeUser(tenant, { id: 'a', deviceId: 'd1', updatedAt: 1000 }));
-      // Behind the cache's back: only an answer from memory still names the user.
-      store.db.prepare("UPDATE users SET device_id = 'elsewhere' WHERE id = 'a'").run();
-      assert.equal(await byDevice(store, 'd1'), 'a');
-    });
-  });
-
   it('forgets a deleted user', async () => {
     await withSqliteStore(async (store) => {
       await track(store, makeUser(tenant, { id: 'a', deviceId: 'd1', updatedAt: 1000 }));
@@ -75,42 +65,6 @@ describe('SqliteUserStore: users remembered by identity stay the newest stored',
       assert.equal(await store.users.delete(tenant, 'a'), true);
       assert.equal(await byDevice(store, 'd1'), null);
     });
-  });
-});
-
-describe('RecentUsers: the first user written with an identity no read found', () => {
-  const user = (id: string, deviceId: string, userId: string | null = null) =>
-    makeUser(tenant, { id, deviceId, userId, updatedAt: 5 });
-
-  it('takes it as the newest with that identity, and only with the identities read as absent', () => {
-    const recent = new RecentUsers();
-    recent.absent(tenant, 'device_id', 'd1');
-    assert.equal(recent.get(tenant, 'device_id', 'd1'), undefined, 'absence is no answer');
-    recent.written(user('a', 'd1', 'u1'), '{"id":"a"}');
-    assert.equal(recent.get(tenant, 'device_id', 'd1'), '{"id":"a"}');
-    assert.equal(recent.get(tenant, 'user_id', 'u1'), undefined, 'u1 was never read');
-  });
-
-  it('keeps nothing once the user written lacks the identity, or after clear or forgetKey', () => {
-    const recent = new RecentUsers();
-    recent.absent(tenant, 'device_id', 'd1');
-    recent.written(user('a', 'd2'), '{"id":"a"}');
-    assert.equal(recent.get(tenant, 'device_id', 'd2'), undefined);
-    recent.clear();
-    recent.written(user('b', 'd1'), '{"id":"b"}');
-    assert.equal(recent.get(tenant, 'device_id', 'd1'), undefined, 'cleared: another write may hold d1');
-    recent.absent(tenant, 'device_id', 'd3');
-    recent.forgetKey(tenant, 'device_id', 'd3');
-    recent.written(user('c', 'd3'), '{"id":"c"}');
-    assert.equal(recent.get(tenant, 'device_id', 'd3'), undefined, "another process's user may hold d3");
-  });
-
-  it('lets a second user with the identity drop the entry of the first', () => {
-    const recent = new RecentUsers();
-    recent.absent(tenant, 'device_id', 'd1');
-    recent.written(user('a', 'd1'), '{"id":"a"}');
-    recent.written(user('b', 'd1', 'u-b'), '{"id":"b"}');
-    assert.equal(recent.get(tenant, 'device_id', 'd1'), undefined);
   });
 });
 

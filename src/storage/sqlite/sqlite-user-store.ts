@@ -114,10 +114,7 @@ export class SqliteUserStore implements UserStore {
       // `+updated_at` keeps the planner on the identity index; sorting by users_page would scan the tenant.
       `SELECT doc FROM users WHERE project_id = ? AND live = ? AND ${column} = ? ORDER BY +updated_at DESC LIMIT 1`,
     ).get(tenant.projectId, tenant.live ? 1 : 0, value) as { doc: string } | undefined;
-    if (!row) {
-      this.#recent.absent(tenant, column, value);
-      return null;
-    }
+    if (!row) return null;
     const user = JSON.parse(row.doc) as User;
     this.#recent.found(tenant, column, value, user.id, row.doc);
     return user;
