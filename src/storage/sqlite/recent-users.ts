@@ -47,8 +47,8 @@ export class RecentUsers {
     else if (!keys.includes(key)) keys.push(key);
     if (this.#keysOf.size > this.maxKeys) {
       // Through the map's cursor: a fresh `keys()` walks every slot deleted since the last rehash.
-      const [oldId, oldKeys] = takeOldest(this.#keysOf)!;
-      for (const k of oldKeys) if (this.#entries.get(k)?.id === oldId) this.#entries.delete(k);
+      const [oldest, itsKeys] = takeOldest(this.#keysOf)!;
+      this.#dropEntries(oldest, itsKeys);
     }
   }
 
@@ -90,8 +90,13 @@ export class RecentUsers {
   }
 
   #forget(id: string): void {
-    for (const key of this.#keysOf.get(id) ?? []) if (this.#entries.get(key)?.id === id) this.#entries.delete(key);
+    this.#dropEntries(id, this.#keysOf.get(id) ?? []);
     this.#keysOf.delete(id);
+  }
+
+  /** Deletes those of `keys` whose entry still names user `id`. */
+  #dropEntries(id: string, keys: readonly string[]): void {
+    for (const key of keys) if (this.#entries.get(key)?.id === id) this.#entries.delete(key);
   }
 }
 
