@@ -11,6 +11,24 @@ export interface LoadRequest {
   body?: string;
 }
 
+/** Every API process's URL: one, unless the bench runs several (`--processes N`). */
+export function apiUrls(ctx: BenchContext): string[] {
+  return ctx.urls?.length ? ctx.urls : [ctx.url];
+}
+
+/**
+ * Sends each request once to every API process before a row's clock starts, so that none loads its
+ * indexes inside the measured part (one left cold did, with two processes, session 15).
+ */
+export async function warmEveryProcess(ctx: BenchContext, requests: LoadRequest[], what: string): Promise<void> {
+  for (const url of apiUrls(ctx)) {
+    for (const r of requests) {
+      const res = await fetch(`${url}${r.path}`, { method: r.method ?? 'GET', headers: r.headers, body: r.body });
+      if (!res.ok) throw new Error(`${what} warm-up failed: ${res.status}`);
+    }
+  }
+}
+
 /** Load shape of one measurement; by default as many requests as `ctx.connections` can carry. */
 export interface LoadOptions {
   /** Fixed total rate, requests per second (autocannon `overallRate`), for latency at a given load. */
@@ -86,7 +104,7 @@ async function measureLoad(
   opts: LoadOptions,
 ): Promise<BenchResult> {
   const next = typeof requests === 'function' ? requests : cycle(requests);
-  const urls = ctx.urls?.length ? ctx.urls : [ctx.url];
+  const urls = apiUrls(ctx);
   if (urls.length > 1) {
     // Several API processes: one load generator per process, connections (and any fixed rate) split evenly.
     const share = (n: number) => Math.max(1, Math.round(n / urls.length));

@@ -1,4 +1,4 @@
-import { auth, measure } from '../lib/load.js';
+import { auth, measure, warmEveryProcess } from '../lib/load.js';
 import type { BenchContext, BenchResult, Scenario } from '../lib/types.js';
 import { metroPoint, seedGeofences, tenantOfKey } from './metro-seed.js';
 
@@ -15,10 +15,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   // indexes: let that happen, then load them with one call each, before the clock starts (a process
   // left cold loaded its index inside the measured row: 6,848 req/s at 307 µs with two, session 15).
   await new Promise((r) => setTimeout(r, 1000));
-  for (const url of ctx.urls ?? [ctx.url]) {
-    const first = await fetch(`${url}${requests[0]!.path}`, { headers });
-    if (!first.ok) throw new Error(`context warm-up failed: ${first.status}`);
-  }
+  await warmEveryProcess(ctx, [requests[0]!], 'context');
   return [await measure(ctx, 'GET /v1/context (100,000 geofences)', requests)];
 }
 

@@ -1,4 +1,4 @@
-import { auth, measure } from '../lib/load.js';
+import { auth, measure, warmEveryProcess } from '../lib/load.js';
 import type { BenchContext, BenchResult, Scenario } from '../lib/types.js';
 
 /**
@@ -45,14 +45,18 @@ export const management: Scenario = {
     // A server that has taken a track keeps the tenant's fences in an in-memory index, kept in step with
     // every PUT (and rebuilt now and then): the same paced PUTs on such a server. Every API process
     // takes one: one left cold loaded its index inside the measured row (p50 0.9-2 s with two).
-    for (const url of ctx.urls ?? [ctx.url]) {
-      const warm = await fetch(`${url}/v1/track`, {
-        method: 'POST',
-        headers: auth(ctx.keys.publishable, true),
-        body: JSON.stringify({ deviceId: 'bench-warm', latitude: 40.7, longitude: -74.0, accuracy: 10 }),
-      });
-      if (!warm.ok) throw new Error(`warm-up track failed: ${warm.status}`);
-    }
+    await warmEveryProcess(
+      ctx,
+      [
+        {
+          method: 'POST',
+          path: '/v1/track',
+          headers: auth(ctx.keys.publishable, true),
+          body: JSON.stringify({ deviceId: 'bench-warm', latitude: 40.7, longitude: -74.0, accuracy: 10 }),
+        },
+      ],
+      'track',
+    );
     // That first track read and indexed every fence (~3 s for 100,000 on a 2-core VM) and left the
     // parsed pages to the collector: let that settle, so that the row measures PUTs, not the load.
     await new Promise((r) => setTimeout(r, INDEX_SETTLE_MS));

@@ -1,4 +1,4 @@
-import { auth, measure } from '../lib/load.js';
+import { auth, measure, warmEveryProcess } from '../lib/load.js';
 import type { BenchContext, BenchResult, Scenario } from '../lib/types.js';
 import { metroPoint, seedGeofences, seedUsers, tenantOfKey } from './metro-seed.js';
 
@@ -28,12 +28,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   // Every API process loads its indexes before the clock starts, after its 200 ms poll has noticed the
   // seeding (another process) and reloaded them.
   await new Promise((r) => setTimeout(r, 1000));
-  for (const url of ctx.urls ?? [ctx.url]) {
-    for (const r of [geofences[0]!, users[0]!]) {
-      const res = await fetch(`${url}${r.path}`, { headers: r.headers });
-      if (!res.ok) throw new Error(`search warm-up failed: ${res.status}`);
-    }
-  }
+  await warmEveryProcess(ctx, [geofences[0]!, users[0]!], 'search');
   return [
     await measure(ctx, 'GET /v1/search/geofences (100,000 geofences)', geofences),
     await measure(ctx, 'GET /v1/search/geofences includeGeometry (100,000)', withGeometry),

@@ -1,4 +1,4 @@
-import { auth, measure, sendAll } from '../lib/load.js';
+import { apiUrls, auth, measure, sendAll } from '../lib/load.js';
 import type { BenchContext, BenchResult, Scenario } from '../lib/types.js';
 import { anyMetroPoint, random, type SeedProbe, seedGeofences, tenantOfKey } from './metro-seed.js';
 
@@ -85,8 +85,7 @@ const KNOWN_DEVICES = 20_000;
  * several API processes, until every one of them has it.
  */
 async function waitForIndex(ctx: BenchContext, probe: SeedProbe, devicePrefix: string): Promise<void> {
-  for (const [n, url] of (ctx.urls ?? [ctx.url]).entries())
-    await waitForIndexAt(ctx, url, probe, `${devicePrefix}-${n}`);
+  for (const [n, url] of apiUrls(ctx).entries()) await waitForIndexAt(ctx, url, probe, `${devicePrefix}-${n}`);
 }
 
 async function waitForIndexAt(ctx: BenchContext, url: string, probe: SeedProbe, devicePrefix: string): Promise<void> {
