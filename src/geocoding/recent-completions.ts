@@ -1,4 +1,5 @@
 import { getRecent, setBounded } from '../cache/bounded-map.js';
+import { fnv1a } from '../cache/fnv1a.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import type { GeocodeAddress } from './address.js';
 
@@ -45,7 +46,7 @@ export function recentCompletions(pack: GeodataPack, key: string, compute: () =>
   const found = getRecent(lists, key);
   if (found) return found.slice();
   const computed = compute();
-  const hash = hashOf(key);
+  const hash = fnv1a(key);
   const slot = hash & (SEEN_SLOTS - 1);
   const tag = (hash | 1) >>> 0;
   const now = ++recent.computed;
@@ -55,11 +56,4 @@ export function recentCompletions(pack: GeodataPack, key: string, compute: () =>
     seenAt[slot] = now;
   }
   return computed.slice();
-}
-
-// FNV-1a over the key's UTF-16 code units.
-function hashOf(key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h >>> 0;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openDatabase } from './open-database.js';
-import { USER_BY_ANY_ID } from './sqlite-user-store.js';
+import { identityPageSql, USER_BY_ANY_ID } from './sqlite-user-store.js';
 
 /** The plan SQLite picks, one line per step. */
 function plan(sql: string, params: Record<string, unknown>): string[] {
@@ -47,5 +47,19 @@ describe('SQLite query plans', () => {
       }),
       ['SEARCH user_geofences USING COVERING INDEX user_geofences_page (project_id=? AND live=? AND geofence_id=?)'],
     );
+  });
+
+  it("a tenant's identities are read in pages off their indexes, not the table", () => {
+    for (const [column, index] of [
+      ['device_id', 'users_device_id'],
+      ['user_id', 'users_user_id'],
+    ] as const) {
+      for (const first of [true, false]) {
+        assert.deepEqual(
+          plan(identityPageSql(column, first), { p: 'p', l: 0, limit: 10, ...(first ? {} : { after: 'a' }) }),
+          [`SEARCH users USING COVERING INDEX ${index} (project_id=? AND live=? AND ${column}>?)`],
+        );
+      }
+    }
   });
 });

@@ -4,6 +4,7 @@ import type { User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
 import type { TrackCandidates, TrackIdentity, TrackUnit, TrackWrite, UserLocation, UserStore } from '../store.js';
 import { changeLine, mergeChanges } from './commit-changes.js';
+import { KnownIdentities } from './known-identities.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
 import { type IdentityColumn, RecentUsers } from './recent-users.js';
@@ -21,8 +22,20 @@ export const USER_BY_ANY_ID = `SELECT doc FROM (
     UNION ALL SELECT doc, 2, updated_at FROM users WHERE project_id = @p AND live = @l AND device_id = @id
   ) ORDER BY k, updated_at DESC LIMIT 1`;
 
+/** A page of a tenant's distinct identities in one column, in order, from the start or after `@after`. */
+export function identityPageSql(column: IdentityColumn, first: boolean): string {
+  return `SELECT DISTINCT ${column} FROM users WHERE project_id = @p AND live = @l
+    AND ${column} ${first ? 'IS NOT NULL' : '> @after'} ORDER BY ${column} LIMIT @limit`;
+}
+
 export class SqliteUserStore implements UserStore {
   readonly #recent = new RecentUsers();
+  readonly #known = new KnownIdentities(
+    (tenant, column, after, limit) =>
+      statement(this.db, identityPageSql(column, after === null))
+        .pluck()
+        .all({ p: tenant.projectId, l: tenant.live ? 1 : 0, limit, ...(after === null ? {} : { after }) }) as string[],
+  );
 
   constructor(
     private readonly db: SqliteDb,
@@ -52,6 +65,7 @@ export class SqliteUserStore implements UserStore {
   async save(user: User): Promise<void> {
     this.#recent.clear();
     writeTransaction(this.db, () => runOps(this.db, userRowsOps(user)), changeLine('users', user, user.id));
+    this.#addIdentities(user, user.userId, user.deviceId);
   }
 
   /**
@@ -61,6 +75,7 @@ export class SqliteUserStore implements UserStore {
   forgetCached(id?: string): void {
     if (id === undefined) {
       this.#recent.clear();
+      this.#known.clear();
       return;
     }
     this.#recent.forget(id);
@@ -71,6 +86,18 @@ export class SqliteUserStore implements UserStore {
     const tenant = { projectId: row.project_id, live: row.live === 1 };
     if (row.user_id !== null) this.#recent.forgetKey(tenant, 'user_id', row.user_id);
     if (row.device_id !== null) this.#recent.forgetKey(tenant, 'device_id', row.device_id);
+    this.#addIdentities(tenant, row.user_id, row.device_id);
+  }
+
+  /** Whether a track's lookup of an identity no stored user has can skip the database (tests wait for it). */
+  knowsEveryIdentity(tenant: Tenant): boolean {
+    return this.#known.complete(tenant);
+  }
+
+  /** A user with these identities is stored (`KnownIdentities`: every such write must reach it). */
+  #addIdentities(tenant: Tenant, userId: string | null, deviceId: string | null): void {
+    if (userId !== null) this.#known.add(tenant, 'user_id', userId);
+    if (deviceId !== null) this.#known.add(tenant, 'device_id', deviceId);
   }
 
   async delete(tenant: Tenant, id: string): Promise<boolean> {
@@ -109,6 +136,7 @@ export class SqliteUserStore implements UserStore {
     this.syncExternalChanges();
     const recent = this.#recent.get(tenant, column, value);
     if (recent !== undefined) return JSON.parse(recent) as User;
+    if (!this.#known.mayHave(tenant, column, value)) return null;
     const row = statement(
       this.db,
       // `+updated_at` keeps the planner on the identity index; sorting by users_page would scan the tenant.
@@ -144,6 +172,7 @@ export class SqliteUserStore implements UserStore {
       );
       committed = true;
       this.#recent.written(user, doc);
+      this.#addIdentities(user, user.userId, user.deviceId);
       return result;
     } finally {
       unit.end(committed);

@@ -1,0 +1,65 @@
+/**
+ * A set of non-zero 32-bit numbers (hashes) in one typed array, open addressing with linear probing:
+ * a few bytes per member and no object for the collector to trace, where a `Set` of a million
+ * numbers costs tens of megabytes of heap that every major GC walks.
+ */
+export class Uint32Set {
+  #slots: Uint32Array;
+  #bits: number;
+  #size = 0;
+
+  constructor(initialBits = 10) {
+    this.#bits = initialBits;
+    this.#slots = new Uint32Array(1 << initialBits);
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Members are taken as unsigned: `x | 1` and `x >>> 0` name the same member. */
+  has(member: number): boolean {
+    member >>>= 0;
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    for (let i = this.#home(member); ; i = (i + 1) & mask) {
+      const s = slots[i]!;
+      if (s === member) return true;
+      if (s === 0) return false;
+    }
+  }
+
+  /** `member` must not be 0 (the empty slot's mark). */
+  add(member: number): void {
+    member >>>= 0;
+    if (member === 0) throw new RangeError('member must not be 0');
+    // At most half full, so a miss ends within a couple of slots.
+    if ((this.#size + 1) * 2 > this.#slots.length) this.#grow();
+    if (this.#place(this.#slots, member)) this.#size++;
+  }
+
+  /** Multiplicative hashing on the member's high bits: hashes with weak low bits still spread. */
+  #home(member: number): number {
+    return Math.imul(member, 0x9e3779b1) >>> (32 - this.#bits);
+  }
+
+  /** Puts `member` in `slots` (sized for the current bits); false when it was there already. */
+  #place(slots: Uint32Array, member: number): boolean {
+    const mask = slots.length - 1;
+    for (let i = this.#home(member); ; i = (i + 1) & mask) {
+      const s = slots[i]!;
+      if (s === member) return false;
+      if (s === 0) {
+        slots[i] = member;
+        return true;
+      }
+    }
+  }
+
+  #grow(): void {
+    const old = this.#slots;
+    this.#bits++;
+    this.#slots = new Uint32Array(1 << this.#bits);
+    for (const member of old) if (member !== 0) this.#place(this.#slots, member);
+  }
+}
