@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../../src/cli/server-node-flags.js';
 import { sharedTestPack } from '../../src/geodata/test-pack.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -46,11 +47,15 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
   // Nothing reads a pipe here, and a full pipe would stall the server's writes (--trace-gc, logs):
   // BENCH_SERVER_LOG=<file> keeps what it prints, else it is dropped.
   const log = process.env.BENCH_SERVER_LOG;
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', 'serve'], {
-    cwd: ROOT,
-    env: fullEnv,
-    stdio: ['ignore', log ? fs.openSync(log, 'a') : 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...SERVER_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', 'src/main.ts', 'serve'],
+    {
+      cwd: ROOT,
+      env: fullEnv,
+      stdio: ['ignore', log ? fs.openSync(log, 'a') : 'ignore', 'inherit'],
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitForReady(url, child);
   const cli = (args: string[]) => runCli(args, fullEnv);
