@@ -20,13 +20,7 @@ export class Uint32Set {
   /** Members are taken as unsigned: `x | 1` and `x >>> 0` name the same member. */
   has(member: number): boolean {
     member >>>= 0;
-    const slots = this.#slots;
-    const mask = slots.length - 1;
-    for (let i = this.#home(member); ; i = (i + 1) & mask) {
-      const s = slots[i]!;
-      if (s === member) return true;
-      if (s === 0) return false;
-    }
+    return this.#slots[this.#slotOf(member)] === member;
   }
 
   /** `member` must not be 0 (the empty slot's mark). */
@@ -35,7 +29,7 @@ export class Uint32Set {
     if (member === 0) throw new RangeError('member must not be 0');
     // At most half full, so a miss ends within a couple of slots.
     if ((this.#size + 1) * 2 > this.#slots.length) this.#grow();
-    if (this.#place(this.#slots, member)) this.#size++;
+    if (this.#place(member)) this.#size++;
   }
 
   /** Multiplicative hashing on the member's high bits: hashes with weak low bits still spread. */
@@ -43,23 +37,28 @@ export class Uint32Set {
     return Math.imul(member, 0x9e3779b1) >>> (32 - this.#bits);
   }
 
-  /** Puts `member` in `slots` (sized for the current bits); false when it was there already. */
-  #place(slots: Uint32Array, member: number): boolean {
+  /** Puts `member` in its slot; false when it was there already. */
+  #place(member: number): boolean {
+    const slots = this.#slots;
+    const i = this.#slotOf(member);
+    if (slots[i] === member) return false;
+    slots[i] = member;
+    return true;
+  }
+
+  /** The slot that holds `member`, else the empty one where it would go. */
+  #slotOf(member: number): number {
+    const slots = this.#slots;
     const mask = slots.length - 1;
-    for (let i = this.#home(member); ; i = (i + 1) & mask) {
-      const s = slots[i]!;
-      if (s === member) return false;
-      if (s === 0) {
-        slots[i] = member;
-        return true;
-      }
-    }
+    let i = this.#home(member);
+    while (slots[i] !== member && slots[i] !== 0) i = (i + 1) & mask;
+    return i;
   }
 
   #grow(): void {
     const old = this.#slots;
     this.#bits++;
     this.#slots = new Uint32Array(1 << this.#bits);
-    for (const member of old) if (member !== 0) this.#place(this.#slots, member);
+    for (const member of old) if (member !== 0) this.#place(member);
   }
 }

@@ -65,7 +65,7 @@ export class SqliteUserStore implements UserStore {
   async save(user: User): Promise<void> {
     this.#recent.clear();
     writeTransaction(this.db, () => runOps(this.db, userRowsOps(user)), changeLine('users', user, user.id));
-    this.#addIdentities(user, user.userId, user.deviceId);
+    this.#addIdentities(user, user);
   }
 
   /**
@@ -86,7 +86,7 @@ export class SqliteUserStore implements UserStore {
     const tenant = { projectId: row.project_id, live: row.live === 1 };
     if (row.user_id !== null) this.#recent.forgetKey(tenant, 'user_id', row.user_id);
     if (row.device_id !== null) this.#recent.forgetKey(tenant, 'device_id', row.device_id);
-    this.#addIdentities(tenant, row.user_id, row.device_id);
+    this.#addIdentities(tenant, { userId: row.user_id, deviceId: row.device_id });
   }
 
   /** Whether a track's lookup of an identity no stored user has can skip the database (tests wait for it). */
@@ -95,7 +95,7 @@ export class SqliteUserStore implements UserStore {
   }
 
   /** A user with these identities is stored (`KnownIdentities`: every such write must reach it). */
-  #addIdentities(tenant: Tenant, userId: string | null, deviceId: string | null): void {
+  #addIdentities(tenant: Tenant, { userId, deviceId }: Pick<User, 'userId' | 'deviceId'>): void {
     if (userId !== null) this.#known.add(tenant, 'user_id', userId);
     if (deviceId !== null) this.#known.add(tenant, 'device_id', deviceId);
   }
@@ -172,7 +172,7 @@ export class SqliteUserStore implements UserStore {
       );
       committed = true;
       this.#recent.written(user, doc);
-      this.#addIdentities(user, user.userId, user.deviceId);
+      this.#addIdentities(user, user);
       return result;
     } finally {
       unit.end(committed);
