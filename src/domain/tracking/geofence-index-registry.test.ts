@@ -7,20 +7,42 @@ import { GeofenceIndexRegistry, type GeofenceSource } from './geofence-index-reg
 const tenant = { projectId: 'p1', live: false };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** An in-memory fence source that counts the loads (first pages) read from it. */
-function countingSource(fences: Geofence[]): GeofenceSource & { loads: number } {
+/**
+ * An in-memory fence source that counts the loads (first pages) and the single reads made of it;
+ * each single read takes at least `readMicros` of CPU, as a store's would.
+ */
+function countingSource(fences: Geofence[], readMicros = 0): GeofenceSource & { loads: number; reads: number } {
   const source = {
     loads: 0,
+    reads: 0,
     async list(_t: unknown, query: { before?: number }) {
       if (query.before === undefined) source.loads++;
       return { items: [...fences], hasMore: false };
     },
     async get(_t: unknown, id: string) {
+      source.reads++;
+      const until = performance.now() + readMicros / 1000;
+      while (performance.now() < until);
       return fences.find((g) => g.id === id) ?? null;
     },
   };
   return source;
 }
+
+/** Counts the event loop's turns until `stop()`. */
+function turnCounter(): { turns: () => number; stop: () => void } {
+  let turns = 0;
+  let running = true;
+  const tick = () => {
+    turns++;
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return { turns: () => turns, stop: () => (running = false) };
+}
+
+const fencesNamed = (prefix: string, n: number) =>
+  Array.from({ length: n }, (_, i) => makeCircleGeofence(tenant, { id: `${prefix}${i}`, externalId: `${prefix}${i}` }));
 
 describe('GeofenceIndexRegistry', () => {
   it('reloads once after a burst of external commits, and then serves what they wrote', async () => {
@@ -91,5 +113,55 @@ describe('GeofenceIndexRegistry', () => {
     assert.equal(await registry.byTag(tenant, 'store', 'c'), null, 'gone once deleted');
     registry.apply(tenant, { upserted: makeCircleGeofence(tenant, { id: 'g2', externalId: 'c' }) });
     assert.equal((await registry.byTag(tenant, 'store', 'c'))?.id, 'g2', 'a new fence under a freed tag');
+  });
+
+  it("applies another process's burst of one-fence writes a few milliseconds per turn of the event loop", async () => {
+    const fences = fencesNamed('old', 3000);
+    const source = countingSource(fences, 50);
+    const registry = new GeofenceIndexRegistry(source);
+    await registry.get(tenant);
+    // One commit of 1,200 fences, reported fence by fence: fewer than half the index holds.
+    const written = fencesNamed('new', 1200);
+    fences.push(...written);
+    const counter = turnCounter();
+    for (const g of written) registry.storeChanged({ kind: 'geofences', tenant, id: g.id });
+    while (source.reads < written.length) await sleep(5);
+    counter.stop();
+    const index = await registry.get(tenant);
+    assert.equal(index.size, 4200, 'every written fence is indexed');
+    assert.equal(source.loads, 1, 'read back one by one, not reloaded');
+    // 1,200 reads of 50 µs: 60 ms of work, in slices of about 4 ms.
+    assert.ok(counter.turns() >= 8, `${counter.turns()} turns of the event loop during the refresh`);
+  });
+
+  it('reads a fence named by several changes once, as it stands then', async () => {
+    const fences = fencesNamed('g', 10);
+    const source = countingSource(fences);
+    const registry = new GeofenceIndexRegistry(source);
+    await registry.get(tenant);
+    fences.push(makeCircleGeofence(tenant, { id: 'brief', externalId: 'brief' }));
+    registry.storeChanged({ kind: 'geofences', tenant, id: 'g3' });
+    registry.storeChanged({ kind: 'geofences', tenant, id: 'brief' });
+    registry.storeChanged({ kind: 'geofences', tenant, id: 'brief' });
+    // Deleted again before the reads: the index never holds it.
+    fences.pop();
+    await sleep(20);
+    assert.equal(source.reads, 2);
+    assert.equal((await registry.get(tenant)).get('brief'), undefined);
+    assert.ok((await registry.get(tenant)).get('g3'));
+  });
+
+  it('reloads instead when more fences wait to be read back than half the index holds', async () => {
+    const fences = fencesNamed('old', 10);
+    const source = countingSource(fences);
+    const registry = new GeofenceIndexRegistry(source);
+    await registry.get(tenant);
+    const written = fencesNamed('new', 1100);
+    fences.push(...written);
+    for (const g of written) registry.storeChanged({ kind: 'geofences', tenant, id: g.id });
+    await sleep(600);
+    assert.equal(source.loads, 2, 'one reload');
+    assert.ok(source.reads <= 1, `${source.reads} fences read back one by one`);
+    assert.equal((await registry.get(tenant)).size, 1110);
   });
 });

@@ -18,6 +18,10 @@ const LOAD_PAGE = 1000;
 // See `reloadSoon`.
 const RELOAD_QUIET_MS = 300;
 const RELOAD_MAX_WAIT_MS = 3000;
+// See `storeChanged`. Refreshing one fence (a store read, then the index's upsert) cost ~40-60 µs on a
+// 2-core VM; reloading one ~30 µs, plus a second index in memory until the swap.
+const REFRESH_SLICE_MS = 4;
+const RELOAD_INSTEAD_MIN = 1000;
 
 /** A write to one tenant's fences, as `GeofenceService.onChange` reports it. */
 export interface GeofenceChange {
@@ -36,6 +40,9 @@ interface Entry {
   /** A reload waiting for other processes' writes to pause, and when the first of them was seen. */
   reloadTimer?: NodeJS.Timeout | undefined;
   staleSince?: number | undefined;
+  /** Fences other processes wrote, to read back and apply (`storeChanged`); drained while `refreshing`. */
+  toRefresh: Set<string>;
+  refreshing: boolean;
 }
 
 /**
@@ -46,7 +53,6 @@ interface Entry {
  */
 export class GeofenceIndexRegistry {
   private readonly entries = new Map<string, Entry>();
-  private refreshes: Promise<void> = Promise.resolve();
 
   /**
    * `syncExternalChanges` (the store's) is called before a tenant's first load: other processes'
@@ -65,7 +71,7 @@ export class GeofenceIndexRegistry {
     let entry = this.entries.get(tenantKey(tenant));
     if (!entry) {
       this.syncExternalChanges();
-      entry = { tenant, index: null, loading: null, pending: [] };
+      entry = { tenant, index: null, loading: null, pending: [], toRefresh: new Set(), refreshing: false };
       this.entries.set(tenantKey(tenant), entry);
       this.reload(entry);
     }
@@ -94,26 +100,50 @@ export class GeofenceIndexRegistry {
 
   /**
    * Another process wrote. A change that names one fence of a loaded tenant is applied alone (read
-   * back from the store: present means upserted, absent means deleted); anything vaguer reloads the
-   * tenants it may have touched.
+   * back from the store: present means upserted, absent means deleted), a few milliseconds of them
+   * per turn of the event loop: a commit of 10,000 fences by another process, read back in one piece,
+   * held a server's loop for a second. Each is read when its turn comes, so it applies the fence as
+   * it stands then (a quick upsert-then-delete ends deleted, and a fence named twice is read once).
+   * More of them waiting than half the index holds, or anything vaguer, reloads the tenant instead.
    */
   storeChanged(change: StoreChange): void {
     if (change.kind !== 'unknown' && change.kind !== 'geofences') return;
     const { tenant, id } = change;
     if (tenant && id !== undefined) {
       const entry = this.entries.get(tenantKey(tenant));
-      if (!entry) return;
-      // One read at a time, in notification order, so a quick upsert-then-delete ends deleted.
-      this.refreshes = this.refreshes
-        .then(() => this.source.get(tenant, id))
-        .then(
-          (g) => this.apply(tenant, g ? { upserted: g } : { deletedId: id }),
-          () => this.reload(entry),
-        );
+      // A reload that has not started reading yet will read this write too.
+      if (!entry || entry.reloadTimer) return;
+      entry.toRefresh.add(id);
+      if (entry.toRefresh.size > Math.max(RELOAD_INSTEAD_MIN, (entry.index?.size ?? 0) / 2)) {
+        entry.toRefresh.clear();
+        this.reloadSoon(entry);
+      } else if (!entry.refreshing) void this.refresh(entry);
       return;
     }
     for (const entry of this.entries.values()) {
       if (!change.tenant || tenantKey(change.tenant) === tenantKey(entry.tenant)) this.reloadSoon(entry);
+    }
+  }
+
+  /** Reads back and applies `entry.toRefresh`, REFRESH_SLICE_MS at a time. */
+  private async refresh(entry: Entry): Promise<void> {
+    entry.refreshing = true;
+    try {
+      let sliceStart = performance.now();
+      for (const id of entry.toRefresh) {
+        entry.toRefresh.delete(id);
+        const g = await this.source.get(entry.tenant, id);
+        this.apply(entry.tenant, g ? { upserted: g } : { deletedId: id });
+        if (performance.now() - sliceStart > REFRESH_SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          sliceStart = performance.now();
+        }
+      }
+    } catch {
+      entry.toRefresh.clear();
+      this.reload(entry);
+    } finally {
+      entry.refreshing = false;
     }
   }
 
