@@ -239,8 +239,11 @@ interface TrackReadRow {
   created_at: number | null;
 }
 
-/** The track's writes (`wb_track_write`): the user with its memberships, and its events. */
-function trackWriteSql(tenant: Tenant, user: User, events: readonly LocationEvent[]): string {
+/**
+ * The track's writes (`wb_track_write`): the user with its memberships, and its events. Exported for
+ * bench/pg-track-batching.bench.ts, which sends the server's own statements.
+ */
+export function trackWriteSql(tenant: Tenant, user: User, events: readonly LocationEvent[]): string {
   return execute('wb_track_write', [
     lit(user.id),
     lit(user.projectId),
