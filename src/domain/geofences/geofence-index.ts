@@ -127,12 +127,19 @@ export class GeofenceIndex {
 
   /** Bulk upsert (of duplicate ids the last wins), then one static rebuild: O(n log n). */
   load(geofences: Geofence[]): void {
+    this.loadPrepared(geofences.map(prepareGeofence));
+  }
+
+  /**
+   * `load` of fences already prepared (`prepareGeofence`): a caller that reads fences in pages
+   * prepares each page as it comes, between turns of the event loop, instead of all at once here.
+   */
+  loadPrepared(prepared: PreparedGeofence[]): void {
     if (this.#ids.size > 0) {
-      for (const g of geofences) this.#put(prepareGeofence(g));
+      for (const pg of prepared) this.#put(pg);
     } else {
       // Into an empty index one Map write per fence is enough; at 1M fences each Map access is a
       // cache miss. Duplicates show as fewer ids than slots; the map then points at the last of each.
-      const prepared = geofences.map(prepareGeofence);
       const ids = new Map<string, number>();
       for (let slot = 0; slot < prepared.length; slot++) ids.set(prepared[slot]!.geofence.id, slot);
       this.#ids = ids;
