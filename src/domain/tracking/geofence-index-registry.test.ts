@@ -164,4 +164,27 @@ describe('GeofenceIndexRegistry', () => {
     assert.ok(source.reads <= 1, `${source.reads} fences read back one by one`);
     assert.equal((await registry.get(tenant)).size, 1110);
   });
+
+  it('tries a failed reload again, so that the writes it was to read still arrive', async () => {
+    const fences = fencesNamed('old', 10);
+    const source = countingSource(fences);
+    const registry = new GeofenceIndexRegistry(source);
+    await registry.get(tenant);
+    const list = source.list;
+    let failures = 1;
+    source.list = async (t, query) => {
+      if (failures > 0) {
+        failures--;
+        throw new Error('database unavailable');
+      }
+      return list(t, query);
+    };
+    fences.push(makeCircleGeofence(tenant, { id: 'later', externalId: 'later' }));
+    registry.storeChanged({ kind: 'unknown' });
+    // Named while the reload is scheduled: left to the reload, which fails once.
+    registry.storeChanged({ kind: 'geofences', tenant, id: 'later' });
+    await sleep(1000);
+    assert.equal(failures, 0, 'the reload failed once');
+    assert.ok((await registry.get(tenant)).get('later'), 'the retry brought the write in');
+  });
 });

@@ -213,10 +213,13 @@ export class GeofenceIndexRegistry {
         entry.pending = [];
       },
       () => {
-        // The callers awaiting `load` see the error; the next call retries.
+        // The callers awaiting a first load see the error, and the next call retries. An index in
+        // service lacks the other processes' writes this reload was to read (`storeChanged` leaves
+        // them to it): it tries again.
         if (entry.loading !== load) return;
         entry.loading = null;
         if (!entry.index) this.entries.delete(tenantKey(entry.tenant));
+        else this.reloadSoon(entry);
       },
     );
   }
