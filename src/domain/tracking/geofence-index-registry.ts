@@ -115,10 +115,8 @@ export class GeofenceIndexRegistry {
       // A reload that has not started reading yet will read this write too.
       if (!entry || entry.reloadTimer) return;
       entry.toRefresh.add(id);
-      if (entry.toRefresh.size > Math.max(RELOAD_INSTEAD_MIN, (entry.index?.size ?? 0) / 2)) {
-        entry.toRefresh.clear();
-        this.reloadSoon(entry);
-      } else if (!entry.refreshing) void this.refresh(entry);
+      if (entry.toRefresh.size > Math.max(RELOAD_INSTEAD_MIN, (entry.index?.size ?? 0) / 2)) this.reloadSoon(entry);
+      else if (!entry.refreshing) void this.refresh(entry);
       return;
     }
     for (const entry of this.entries.values()) {
@@ -152,9 +150,11 @@ export class GeofenceIndexRegistry {
    * Reloads once other processes' writes pause for RELOAD_QUIET_MS (at most RELOAD_MAX_WAIT_MS after
    * the first): a bulk import of many commits then costs one reload, not one per commit, each of
    * which keeps a SQLite server's event loop busy for as long as it reads every fence. The index in
-   * service meanwhile still takes this process's own writes.
+   * service meanwhile still takes this process's own writes. Fences waiting to be read back one by
+   * one are left to the reload, which reads them all.
    */
   private reloadSoon(entry: Entry): void {
+    entry.toRefresh.clear();
     const now = Date.now();
     entry.staleSince ??= now;
     if (entry.reloadTimer) clearTimeout(entry.reloadTimer);
