@@ -7,7 +7,7 @@ import { inTransaction } from './open-pool.js';
 import { pagedDocs } from './paged-docs.js';
 import { insertEventRows } from './postgres-event-store.js';
 import { Semaphore } from './semaphore.js';
-import { lockForTransaction, type PrefetchedTrips, trackTransaction } from './track-transaction.js';
+import { lockForTransaction, lockInTrack, type PrefetchedTrips, trackTransaction } from './track-transaction.js';
 
 const UPSERT = `INSERT INTO trips (id, project_id, live, external_id, user_pk, user_id, device_id, status, active,
     destination_tag, destination_external_id, eta_duration, created_at, updated_at, doc)
@@ -40,7 +40,7 @@ export class PostgresTripStore implements TripStore {
   exclusive<T>(tenant: Tenant, externalId: string, fn: () => Promise<T>): Promise<T> {
     const key = `${tenant.projectId}|${tenant.live}|trip|${externalId}`;
     const track = trackTransaction.getStore();
-    if (track) return lockForTransaction(track.client, key).then(fn);
+    if (track) return lockInTrack(track, key).then(fn);
     return this.lockSlots.run(() =>
       inTransaction(this.pool, async (c) => {
         await lockForTransaction(c, key);

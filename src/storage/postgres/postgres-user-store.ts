@@ -10,17 +10,21 @@ import type { ChangeNotifier } from './change-notifier.js';
 import { inTransaction } from './open-pool.js';
 import { pagedDocs } from './paged-docs.js';
 import { ensurePrepared, execute, replanIfDue } from './prepared-statements.js';
-import { Semaphore } from './semaphore.js';
 import { lit, row, runBatch } from './sql-batch.js';
-import { type PrefetchedTrips, trackTransaction } from './track-transaction.js';
+import { type GroupableTrack, TrackGroups } from './track-groups.js';
+import { GroupConflict, type PrefetchedTrips, trackTransaction } from './track-transaction.js';
 import { announceUserWrite, UserNearCache, userChangePrefix, watchLockKey } from './user-near-cache.js';
 
 /**
- * Connections of the pool that track transactions may hold at once (see `trackSlots`). A slot is
- * held across compute and the event loop's waits for both replies, which under load last far longer
- * than PostgreSQL works on the track: 8 slots capped a busy process's tracks below what its CPU allowed.
+ * Track transactions a process runs at once, each on a connection of the pool. A transaction holds
+ * its connection across compute and the event loop's waits for both replies; compute reads through
+ * the pool too (trips, a first index load), so the pool is sized above this (createPool), or a burst
+ * of tracks would take every connection and each wait for one more.
  */
-export const TRACK_TRANSACTION_SLOTS = 16;
+export const TRACK_TRANSACTIONS = 4;
+
+/** Tracks one transaction holds at most (track-groups.ts). */
+export const TRACK_GROUP_SIZE = 32;
 
 /** The unit a track's `compute` gets: the transaction itself is found through `trackTransaction`. */
 const TRACK_UNIT: TrackUnit = { trackUnit: true };
@@ -29,12 +33,13 @@ export class PostgresUserStore implements UserStore {
   /** Advisory locks on the identity and `FOR UPDATE` reads, in the track's transaction. */
   readonly serialisesTracks = true;
 
-  /**
-   * A track transaction holds its connection while `compute` runs, and compute reads through the
-   * pool too (trips, a first index load). Without a cap, a burst of tracks takes every connection and
-   * each waits for one more: a deadlock. The pool is sized above this cap (createPool).
-   */
-  private readonly trackSlots = new Semaphore(TRACK_TRANSACTION_SLOTS);
+  /** Tracks waiting for a transaction, and the transactions in flight (track-groups.ts). */
+  private readonly groups = new TrackGroups<QueuedTrack>(TRACK_TRANSACTIONS, TRACK_GROUP_SIZE, (group) =>
+    this.runGroup(group),
+  );
+
+  /** Track transactions committed, and the tracks they held: what grouping saves, for tests. */
+  readonly committed = { transactions: 0, tracks: 0 };
 
   /** Answers `near` from memory (user-near-cache.ts); told of every user write this process commits. */
   private readonly nearCache: UserNearCache;
@@ -97,18 +102,112 @@ export class PostgresUserStore implements UserStore {
    * One transaction: advisory locks on the identity (device, then user: a fixed order, so two tracks
    * never wait on each other crosswise) serialise tracks of one user across processes even before
    * its row exists; the candidates are read FOR UPDATE; user and events are written before COMMIT.
+   * Tracks that arrive together share the transaction (track-groups.ts, `groupTransaction`).
    */
   trackUpdate<T>(
     tenant: Tenant,
     identity: TrackIdentity,
     compute: (found: TrackCandidates, unit: TrackUnit) => Promise<TrackWrite<T>>,
   ): Promise<T> {
-    return this.trackSlots.run(() => this.trackTransaction(tenant, identity, compute));
+    const scope = `${tenant.projectId}|${tenant.live}`;
+    const keys = [`${scope}|d|${identity.deviceId}`];
+    if (identity.userId !== null) keys.push(`${scope}|u|${identity.userId}`);
+    return new Promise<T>((resolve, reject) =>
+      this.groups.add({ scope, keys, tenant, identity, compute, resolve: resolve as (r: unknown) => void, reject }),
+    );
   }
 
   /**
-   * Two round trips of one statement each (besides BEGIN and COMMIT): the locks and every read, then
-   * every write. Statements prepared once per connection (prepared-statements.ts).
+   * A group's tracks in one transaction; any failure (a compute that throws, two tracks taking one
+   * trip's lock, a write PostgreSQL refuses) rolls it back and runs each track in one of its own,
+   * where the failure stays with the track that caused it. Computes that ran in the group run again:
+   * they write only through the transaction. Answers the tracks to put back in the queue.
+   */
+  private async runGroup(group: QueuedTrack[]): Promise<QueuedTrack[]> {
+    if (group.length > 1) {
+      let outcome: GroupOutcome | undefined;
+      try {
+        outcome = await this.groupTransaction(group);
+      } catch {
+        // Each track alone below.
+      }
+      if (outcome) {
+        // Committed: nothing from here may send a track to run again.
+        for (const { track, user, version, result } of outcome.committed) {
+          this.nearCache.written(track.tenant, user.id, user, version);
+          track.resolve(result);
+        }
+        return outcome.putBack;
+      }
+    }
+    for (const t of group) {
+      await this.trackTransaction(t.tenant, t.identity, t.compute).then(t.resolve, t.reject);
+    }
+    return [];
+  }
+
+  /**
+   * Two round trips, as for one track: BEGIN, every track's locks (sorted) and every read; then every
+   * write and COMMIT. A track whose read reaches a user another track of the group reached (a device
+   * track and a userId track of another device, one record) is left out, to run after the commit.
+   */
+  private async groupTransaction(group: QueuedTrack[]): Promise<GroupOutcome> {
+    const { tenant } = group[0]!;
+    const c = await this.pool.connect();
+    try {
+      await ensurePrepared(c);
+      const [p, l] = [lit(tenant.projectId), lit(tenant.live)];
+      const keys = group.flatMap((t) => t.keys).sort();
+      const results = await runBatch(c, [
+        ...replanIfDue(c),
+        'BEGIN',
+        execute('wb_track_group_begin', [lit(watchLockKey(tenant)), `ARRAY[${keys.map(lit).join(', ')}]::text[]`]),
+        ...group.map((t) => execute('wb_track_read', [p, l, lit(t.identity.deviceId), lit(t.identity.userId)])),
+      ]);
+      const reads = results.slice(-group.length) as TrackReadRow[][];
+      const reached = new Set<string>();
+      const kept: Array<{ track: QueuedTrack; read: TrackRead }> = [];
+      const putBack: QueuedTrack[] = [];
+      group.forEach((track, i) => {
+        const read = parseTrackRead(track.identity, reads[i]!);
+        if (read.reached.some((id) => reached.has(id))) putBack.push(track);
+        else {
+          for (const id of read.reached) reached.add(id);
+          kept.push({ track, read });
+        }
+      });
+      const owners = new Map<string, QueuedTrack>();
+      const writes: TrackWrite<unknown>[] = [];
+      for (const { track, read } of kept) {
+        const claim = (key: string) => {
+          if ((owners.get(key) ?? track) !== track) throw new GroupConflict(key);
+          owners.set(key, track);
+        };
+        const unit = { client: c, activeTrips: read.activeTrips, claim };
+        writes.push(await trackTransaction.run(unit, () => track.compute(read.found, TRACK_UNIT)));
+      }
+      const written = await runBatch(c, [...writes.map((w) => trackWriteSql(tenant, w.user, w.events)), 'COMMIT']);
+      this.committed.transactions++;
+      this.committed.tracks += kept.length;
+      const committed = kept.map(({ track }, i) => ({
+        track,
+        user: writes[i]!.user,
+        version: (written[i]![0] as { version: number }).version,
+        result: writes[i]!.result,
+      }));
+      return { committed, putBack };
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      c.release();
+    }
+  }
+
+  /**
+   * One track in a transaction of its own: two round trips of one statement each (besides BEGIN and
+   * COMMIT): the locks and every read, then every write. Statements prepared once per connection
+   * (prepared-statements.ts).
    */
   private async trackTransaction<T>(
     tenant: Tenant,
@@ -127,27 +226,13 @@ export class PostgresUserStore implements UserStore {
         execute('wb_track_begin', [lit(`${scope}|d|${identity.deviceId}`), userLock, lit(watchLockKey(tenant))]),
         execute('wb_track_read', [p, l, d, u]),
       ]);
-      const read = results.at(-1) as TrackReadRow[];
-      const found: TrackCandidates = { byUserId: null, byDeviceId: null };
-      const activeTrips: PrefetchedTrips = {
-        userPks: new Set(),
-        userIds: new Set(),
-        deviceId: identity.deviceId,
-        rows: [],
-      };
-      if (identity.userId !== null) activeTrips.userIds.add(identity.userId);
-      for (const r of read) {
-        if (r.k === 't') activeTrips.rows.push(r as PrefetchedTrips['rows'][number]);
-        else if (r.k === 'r') {
-          activeTrips.userPks.add(r.user_pk as string);
-          if (r.user_id !== null) activeTrips.userIds.add(r.user_id);
-        } else if (r.k === 'u') found.byUserId = r.doc as User;
-        else found.byDeviceId = r.doc as User;
-      }
+      const { found, activeTrips } = parseTrackRead(identity, results.at(-1) as TrackReadRow[]);
       const { user, events, result } = await trackTransaction.run({ client: c, activeTrips }, () =>
         compute(found, TRACK_UNIT),
       );
       const [written] = await runBatch(c, [trackWriteSql(tenant, user, events), 'COMMIT']);
+      this.committed.transactions++;
+      this.committed.tracks++;
       this.nearCache.written(tenant, user.id, user, (written![0] as { version: number }).version);
       return result;
     } catch (err) {
@@ -227,6 +312,53 @@ function userRowsSql(user: User): string[] {
     );
   }
   return out;
+}
+
+/** A track waiting for its transaction. */
+interface QueuedTrack extends GroupableTrack {
+  tenant: Tenant;
+  identity: TrackIdentity;
+  compute: (found: TrackCandidates, unit: TrackUnit) => Promise<TrackWrite<unknown>>;
+  resolve: (result: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+/** A group's committed tracks, with what each is answered, and the tracks it left out. */
+interface GroupOutcome {
+  committed: Array<{ track: QueuedTrack; user: User; version: number; result: unknown }>;
+  putBack: QueuedTrack[];
+}
+
+/** A track's reads: its candidates, the trips it may touch, and the `_id`s of every user it reaches. */
+interface TrackRead {
+  found: TrackCandidates;
+  activeTrips: PrefetchedTrips;
+  reached: string[];
+}
+
+function parseTrackRead(identity: TrackIdentity, rows: TrackReadRow[]): TrackRead {
+  const found: TrackCandidates = { byUserId: null, byDeviceId: null };
+  const activeTrips: PrefetchedTrips = {
+    userPks: new Set(),
+    userIds: new Set(),
+    deviceId: identity.deviceId,
+    rows: [],
+  };
+  const reached: string[] = [];
+  if (identity.userId !== null) activeTrips.userIds.add(identity.userId);
+  for (const r of rows) {
+    if (r.k === 't') activeTrips.rows.push(r as PrefetchedTrips['rows'][number]);
+    else if (r.k === 'r') {
+      activeTrips.userPks.add(r.user_pk as string);
+      reached.push(r.user_pk as string);
+      if (r.user_id !== null) activeTrips.userIds.add(r.user_id);
+    } else {
+      reached.push((r.doc as User).id);
+      if (r.k === 'u') found.byUserId = r.doc as User;
+      else found.byDeviceId = r.doc as User;
+    }
+  }
+  return { found, activeTrips, reached };
 }
 
 /** A row of `wb_track_read`: a candidate (k 'u' by userId, 'd' by deviceId), a reachable user ('r'), a trip ('t'). */

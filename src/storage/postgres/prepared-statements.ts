@@ -17,6 +17,13 @@ const STATEMENTS = {
     SELECT set_config('plan_cache_mode', 'force_generic_plan', true),
       pg_advisory_xact_lock_shared(hashtextextended($3, 0)),
       pg_advisory_xact_lock(hashtextextended($1, 0)), pg_advisory_xact_lock(hashtextextended($2, 0))`,
+  // wb_track_begin for the tracks of one group (track-groups.ts): the watch lock, then every track's
+  // identity keys, sorted, in array order (an ordered list of device keys before user keys keeps
+  // wb_track_begin's device-then-user order, so neither waits on the other crosswise).
+  wb_track_group_begin: `(text, text[]) AS
+    SELECT set_config('plan_cache_mode', 'force_generic_plan', true),
+      pg_advisory_xact_lock_shared(hashtextextended($1, 0)),
+      (SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0))) FROM unnest($2) AS k)`,
   // Every read of a track, in one statement; rows are told apart by k.
   // 'u', 'd': the candidates, newest first, locked: by userId; by deviceId only when no user has the
   //   userId (a null userId: always), so a track never locks a second user's row (two tracks doing

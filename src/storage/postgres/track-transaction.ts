@@ -15,6 +15,20 @@ export interface TrackTransaction {
    * write makes them stale.
    */
   activeTrips: PrefetchedTrips | null;
+  /**
+   * Set when the transaction holds several tracks (track-groups.ts): called with each lock key a
+   * track's participants take beyond its identity (a trip's), it throws `GroupConflict` when another
+   * track of the transaction took it. Advisory locks are re-entrant within a transaction, so the
+   * second track would not wait for the first's writes; its group is then run again track by track.
+   */
+  claim?: (key: string) => void;
+}
+
+/** Two tracks of one transaction reached one lock key: run them apart. */
+export class GroupConflict extends Error {
+  constructor(key: string) {
+    super(`two tracks of one transaction took the lock ${key}`);
+  }
 }
 
 export interface PrefetchedTrips {
@@ -36,4 +50,10 @@ export const trackTransaction = new AsyncLocalStorage<TrackTransaction>();
 /** Blocks until this transaction holds the advisory lock named `key`; COMMIT or ROLLBACK frees it. */
 export async function lockForTransaction(c: pg.PoolClient, key: string): Promise<void> {
   await c.query({ name: 'xact-lock', text: 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', values: [key] });
+}
+
+/** `lockForTransaction` on the track's own transaction, once no other track of it has the key. */
+export function lockInTrack(track: TrackTransaction, key: string): Promise<void> {
+  track.claim?.(key);
+  return lockForTransaction(track.client, key);
 }
