@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { LocationEvent } from '../src/domain/events/event.js';
 import type { Tenant } from '../src/domain/tenant.js';
 import type { Trip } from '../src/domain/trips/trip.js';
 import type { User } from '../src/domain/users/user.js';
@@ -8,6 +7,7 @@ import { PostgresStore } from '../src/storage/postgres/postgres-store.js';
 import type { PostgresUserStore } from '../src/storage/postgres/postgres-user-store.js';
 import type { TrackCandidates, TrackIdentity, TrackUnit, TrackWrite } from '../src/storage/store.js';
 import { engineEnv } from './helpers/engine.js';
+import { makeEvent, makeTrip, makeUser } from './helpers/fixtures.js';
 
 /**
  * Tracks that reach the PostgreSQL store in one turn of the event loop share a transaction
@@ -31,38 +31,9 @@ describe('PostgreSQL track groups', { skip: process.env.TEST_STORE !== 'postgres
   });
   after(() => cleanup?.());
 
-  const user = (id: string, identity: TrackIdentity, n: number): User => ({
-    id,
-    projectId: tenant.projectId,
-    live: tenant.live,
-    userId: identity.userId,
-    deviceId: identity.deviceId,
-    installId: null,
-    description: null,
-    metadata: { n },
-    location: [-73.99, 40.7],
-    locationAccuracy: 10,
-    foreground: true,
-    stopped: false,
-    deviceType: 'iOS',
-    ip: null,
-    geofences: [],
-    state: {},
-    createdAt: 1000,
-    updatedAt: 1000 + n,
-  });
-  const event = (u: User, id: string): LocationEvent => ({
-    id,
-    projectId: u.projectId,
-    live: u.live,
-    type: 'user.entered_geofence',
-    createdAt: u.updatedAt,
-    actualCreatedAt: u.updatedAt,
-    user: { id: u.id, userId: u.userId, deviceId: u.deviceId, metadata: u.metadata },
-    location: u.location!,
-    locationAccuracy: 10,
-    confidence: 3,
-  });
+  const user = (id: string, identity: TrackIdentity, n: number): User =>
+    makeUser(tenant, { id, ...identity, metadata: { n }, createdAt: 1000, updatedAt: 1000 + n });
+  const event = makeEvent;
   /** A track that counts in `metadata.n` how many tracks its user has had, and answers what it saw. */
   const counting =
     (id: string, identity: TrackIdentity, eventId?: string) =>
@@ -151,29 +122,8 @@ describe('PostgreSQL track groups', { skip: process.env.TEST_STORE !== 'postgres
 
   it("two tracks of one group that take one trip's lock run apart, the second reading what the first wrote", async () => {
     const before = { ...users.committed };
-    const trip = (n: number): Trip => ({
-      id: 'trip-shared',
-      projectId: tenant.projectId,
-      live: tenant.live,
-      externalId: 'shared',
-      userPk: null,
-      userId: null,
-      deviceId: null,
-      metadata: { n },
-      mode: 'car',
-      destinationGeofenceTag: null,
-      destinationGeofenceExternalId: null,
-      destinationLocation: null,
-      approachingThreshold: null,
-      scheduledArrivalAt: null,
-      eta: null,
-      status: 'started',
-      createdAt: 1000,
-      startedAt: 1000,
-      updatedAt: 1000 + n,
-      arrivedAt: null,
-      completedAt: null,
-    });
+    const trip = (n: number): Trip =>
+      makeTrip(tenant, { id: 'trip-shared', externalId: 'shared', metadata: { n }, updatedAt: 1000 + n });
     // Advisory locks are re-entrant within a transaction: in one group the second track would take
     // the lock at once and read the trip as committed, without the first's write.
     const seen = await Promise.all(

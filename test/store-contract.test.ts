@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { LocationEvent } from '../src/domain/events/event.js';
 import type { Tenant } from '../src/domain/tenant.js';
 import type { Trip } from '../src/domain/trips/trip.js';
 import type { User } from '../src/domain/users/user.js';
@@ -11,7 +10,7 @@ import { PostgresStore } from '../src/storage/postgres/postgres-store.js';
 import { SqliteStore } from '../src/storage/sqlite/sqlite-store.js';
 import type { Store } from '../src/storage/store.js';
 import { engineEnv } from './helpers/engine.js';
-import { makeCircleGeofence } from './helpers/fixtures.js';
+import { makeCircleGeofence, makeEvent, makeTrip } from './helpers/fixtures.js';
 
 /**
  * The Store ports themselves, on the engine this run uses (SQLite, or PostgreSQL under
@@ -60,41 +59,9 @@ describe(`store contract (${process.env.TEST_STORE === 'postgres' ? 'PostgreSQL'
     updatedAt: 1000,
     ...over,
   });
-  const tripAt = (id: string, updatedAt: number): Trip => ({
-    id,
-    projectId: tenant.projectId,
-    live: tenant.live,
-    externalId: `ext-${id}`,
-    userPk: id,
-    userId: null,
-    deviceId: `dev-${id}`,
-    metadata: null,
-    mode: 'car',
-    destinationGeofenceTag: null,
-    destinationGeofenceExternalId: null,
-    destinationLocation: null,
-    approachingThreshold: null,
-    scheduledArrivalAt: null,
-    eta: null,
-    status: 'started',
-    createdAt: 1000,
-    startedAt: 1000,
-    updatedAt,
-    arrivedAt: null,
-    completedAt: null,
-  });
-  const event = (u: User, id: string): LocationEvent => ({
-    id,
-    projectId: u.projectId,
-    live: u.live,
-    type: 'user.entered_geofence',
-    createdAt: u.updatedAt,
-    actualCreatedAt: u.updatedAt,
-    user: { id: u.id, userId: u.userId, deviceId: u.deviceId, metadata: u.metadata },
-    location: u.location!,
-    locationAccuracy: 10,
-    confidence: 3,
-  });
+  const tripAt = (id: string, updatedAt: number): Trip =>
+    makeTrip(tenant, { id, userPk: id, deviceId: `dev-${id}`, updatedAt });
+  const event = makeEvent;
 
   it('users: get by _id, userId, deviceId, in the tenant only', async () => {
     await store.users.save(user('u1', { userId: 'app-1', metadata: { quote: "it's \\ here" } }));

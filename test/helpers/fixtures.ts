@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import type { LocationEvent } from '../../src/domain/events/event.js';
 import type { Geofence } from '../../src/domain/geofences/geofence.js';
 import { buildGeofenceShape } from '../../src/domain/geofences/geofence-shape.js';
 import type { Tenant } from '../../src/domain/tenant.js';
+import type { Trip } from '../../src/domain/trips/trip.js';
 import type { User } from '../../src/domain/users/user.js';
 import type { TestServer } from './server.js';
 
@@ -78,6 +80,49 @@ export function makeUser(tenant: Tenant, fields: Partial<User> & { id: string; u
     geofences: [],
     state: {},
     createdAt: fields.updatedAt,
+    ...fields,
+  };
+}
+
+/** A stored entry event of `u`, at its `updatedAt` and location, as the store holds events. */
+export function makeEvent(u: User, id: string): LocationEvent {
+  return {
+    id,
+    projectId: u.projectId,
+    live: u.live,
+    type: 'user.entered_geofence',
+    createdAt: u.updatedAt,
+    actualCreatedAt: u.updatedAt,
+    user: { id: u.id, userId: u.userId, deviceId: u.deviceId, metadata: u.metadata },
+    location: u.location!,
+    locationAccuracy: 10,
+    confidence: 3,
+  };
+}
+
+/** A stored started car trip (externalId `ext-<id>`, no owner, destination or ETA); `fields` override any of it. */
+export function makeTrip(tenant: Tenant, fields: Partial<Trip> & { id: string }): Trip {
+  return {
+    projectId: tenant.projectId,
+    live: tenant.live,
+    externalId: `ext-${fields.id}`,
+    userPk: null,
+    userId: null,
+    deviceId: null,
+    metadata: null,
+    mode: 'car',
+    destinationGeofenceTag: null,
+    destinationGeofenceExternalId: null,
+    destinationLocation: null,
+    approachingThreshold: null,
+    scheduledArrivalAt: null,
+    eta: null,
+    status: 'started',
+    createdAt: 1000,
+    startedAt: 1000,
+    updatedAt: 1000,
+    arrivedAt: null,
+    completedAt: null,
     ...fields,
   };
 }
