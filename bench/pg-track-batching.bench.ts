@@ -1,7 +1,7 @@
 /**
- * Design probe for issue 4: what PostgreSQL spends per track when K tracks share one transaction,
- * against the one track per transaction the server sends today. It sends the server's own prepared
- * statements (`wb_track_begin`, `wb_track_read`, `trackWriteSql`) in its two round trips (locks and
+ * Design probe for issue 4: what PostgreSQL spends per track when K tracks share one transaction, as
+ * the server's grouped track transactions do (track-groups.ts). It sends the server's own prepared
+ * statements (`trackBeginSql`, `wb_track_read`, `trackWriteSql`) in its two round trips (locks and
  * reads; writes and COMMIT), K tracks' statements in each, for devices already stored (so reads find
  * a user and writes update it), and reads the PostgreSQL processes' CPU from /proc. No HTTP and no
  * track logic: the API's own share is measured by `npm run bench -- track --store postgres`.
@@ -17,10 +17,9 @@ import { newId } from '../src/domain/ids.js';
 import type { Tenant } from '../src/domain/tenant.js';
 import type { User } from '../src/domain/users/user.js';
 import { createPool, migrate } from '../src/storage/postgres/open-pool.js';
-import { trackWriteSql } from '../src/storage/postgres/postgres-user-store.js';
+import { trackBeginSql, trackWriteSql } from '../src/storage/postgres/postgres-user-store.js';
 import { ensurePrepared, execute } from '../src/storage/postgres/prepared-statements.js';
 import { lit, runBatch } from '../src/storage/postgres/sql-batch.js';
-import { watchLockKey } from '../src/storage/postgres/user-near-cache.js';
 import { freshBenchDatabase } from './lib/bench-database.js';
 
 const DEVICES = 20_000;
@@ -77,13 +76,18 @@ function entries(user: User, now: number): LocationEvent[] {
 
 let nextDevice = 0;
 
-/** K tracks of distinct devices in one transaction; locks taken in device order, as a batch must. */
+/** K tracks of distinct devices in one transaction, locked as the server locks a group. */
 async function transaction(c: pg.PoolClient, k: number): Promise<void> {
   const devices = Array.from({ length: k }, () => nextDevice++ % DEVICES).sort((a, b) => a - b);
   const scope = `${tenant.projectId}|${tenant.live}`;
-  const first = ['BEGIN'];
+  const first = [
+    'BEGIN',
+    trackBeginSql(
+      tenant,
+      devices.map((i) => `${scope}|d|device-${i}`),
+    ),
+  ];
   for (const i of devices) {
-    first.push(execute('wb_track_begin', [lit(`${scope}|d|device-${i}`), 'NULL', lit(watchLockKey(tenant))]));
     first.push(execute('wb_track_read', [lit(tenant.projectId), lit(tenant.live), lit(`device-${i}`), 'NULL']));
   }
   await runBatch(c, first);

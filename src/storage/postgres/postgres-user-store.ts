@@ -102,7 +102,7 @@ export class PostgresUserStore implements UserStore {
    * One transaction: advisory locks on the identity (device, then user: a fixed order, so two tracks
    * never wait on each other crosswise) serialise tracks of one user across processes even before
    * its row exists; the candidates are read FOR UPDATE; user and events are written before COMMIT.
-   * Tracks that arrive together share the transaction (track-groups.ts, `groupTransaction`).
+   * Tracks that arrive together share the transaction (track-groups.ts, `transaction`).
    */
   trackUpdate<T>(
     tenant: Tenant,
@@ -124,44 +124,42 @@ export class PostgresUserStore implements UserStore {
    * they write only through the transaction. Answers the tracks to put back in the queue.
    */
   private async runGroup(group: QueuedTrack[]): Promise<QueuedTrack[]> {
-    if (group.length > 1) {
-      let outcome: GroupOutcome | undefined;
-      try {
-        outcome = await this.groupTransaction(group);
-      } catch {
-        // Each track alone below.
-      }
-      if (outcome) {
-        // Committed: nothing from here may send a track to run again.
-        for (const { track, user, version, result } of outcome.committed) {
-          this.nearCache.written(track.tenant, user.id, user, version);
-          track.resolve(result);
-        }
-        return outcome.putBack;
-      }
+    let outcome: GroupOutcome;
+    try {
+      outcome = await this.transaction(group);
+    } catch (err) {
+      if (group.length === 1) group[0]!.reject(err);
+      // Alone, a track is never put back (that takes two reaching one user).
+      else for (const t of group) await this.runGroup([t]);
+      return [];
     }
-    for (const t of group) {
-      await this.trackTransaction(t.tenant, t.identity, t.compute).then(t.resolve, t.reject);
+    // Committed: nothing from here may send a track to run again.
+    for (const { track, user, version, result } of outcome.committed) {
+      this.nearCache.written(track.tenant, user.id, user, version);
+      track.resolve(result);
     }
-    return [];
+    return outcome.putBack;
   }
 
   /**
-   * Two round trips, as for one track: BEGIN, every track's locks (sorted) and every read; then every
-   * write and COMMIT. A track whose read reaches a user another track of the group reached (a device
-   * track and a userId track of another device, one record) is left out, to run after the commit.
+   * Two round trips of one statement per track (besides BEGIN and COMMIT), prepared once per
+   * connection (prepared-statements.ts): every track's locks (sorted) and every read; then every
+   * write. A track whose read reaches a user another track of the group reached (a device track and
+   * a userId track of another device, one record) is left out, to run after the commit.
    */
-  private async groupTransaction(group: QueuedTrack[]): Promise<GroupOutcome> {
+  private async transaction(group: QueuedTrack[]): Promise<GroupOutcome> {
     const { tenant } = group[0]!;
     const c = await this.pool.connect();
     try {
       await ensurePrepared(c);
       const [p, l] = [lit(tenant.projectId), lit(tenant.live)];
-      const keys = group.flatMap((t) => t.keys).sort();
       const results = await runBatch(c, [
         ...replanIfDue(c),
         'BEGIN',
-        execute('wb_track_group_begin', [lit(watchLockKey(tenant)), `ARRAY[${keys.map(lit).join(', ')}]::text[]`]),
+        trackBeginSql(
+          tenant,
+          group.flatMap((t) => t.keys),
+        ),
         ...group.map((t) => execute('wb_track_read', [p, l, lit(t.identity.deviceId), lit(t.identity.userId)])),
       ]);
       const reads = results.slice(-group.length) as TrackReadRow[][];
@@ -196,45 +194,6 @@ export class PostgresUserStore implements UserStore {
         result: writes[i]!.result,
       }));
       return { committed, putBack };
-    } catch (err) {
-      await c.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      c.release();
-    }
-  }
-
-  /**
-   * One track in a transaction of its own: two round trips of one statement each (besides BEGIN and
-   * COMMIT): the locks and every read, then every write. Statements prepared once per connection
-   * (prepared-statements.ts).
-   */
-  private async trackTransaction<T>(
-    tenant: Tenant,
-    identity: TrackIdentity,
-    compute: (found: TrackCandidates, unit: TrackUnit) => Promise<TrackWrite<T>>,
-  ): Promise<T> {
-    const c = await this.pool.connect();
-    try {
-      const scope = `${tenant.projectId}|${tenant.live}`;
-      const userLock = identity.userId !== null ? lit(`${scope}|u|${identity.userId}`) : 'NULL';
-      await ensurePrepared(c);
-      const [p, l, d, u] = [lit(tenant.projectId), lit(tenant.live), lit(identity.deviceId), lit(identity.userId)];
-      const results = await runBatch(c, [
-        ...replanIfDue(c),
-        'BEGIN',
-        execute('wb_track_begin', [lit(`${scope}|d|${identity.deviceId}`), userLock, lit(watchLockKey(tenant))]),
-        execute('wb_track_read', [p, l, d, u]),
-      ]);
-      const { found, activeTrips } = parseTrackRead(identity, results.at(-1) as TrackReadRow[]);
-      const { user, events, result } = await trackTransaction.run({ client: c, activeTrips }, () =>
-        compute(found, TRACK_UNIT),
-      );
-      const [written] = await runBatch(c, [trackWriteSql(tenant, user, events), 'COMMIT']);
-      this.committed.transactions++;
-      this.committed.tracks++;
-      this.nearCache.written(tenant, user.id, user, (written![0] as { version: number }).version);
-      return result;
     } catch (err) {
       await c.query('ROLLBACK').catch(() => {});
       throw err;
@@ -329,7 +288,10 @@ interface GroupOutcome {
   putBack: QueuedTrack[];
 }
 
-/** A track's reads: its candidates, the trips it may touch, and the `_id`s of every user it reaches. */
+/**
+ * A track's reads: its candidates, the trips it may touch, and the `_id`s of every user it reaches
+ * (its 'r' rows, which include both candidates).
+ */
 interface TrackRead {
   found: TrackCandidates;
   activeTrips: PrefetchedTrips;
@@ -352,11 +314,8 @@ function parseTrackRead(identity: TrackIdentity, rows: TrackReadRow[]): TrackRea
       activeTrips.userPks.add(r.user_pk as string);
       reached.push(r.user_pk as string);
       if (r.user_id !== null) activeTrips.userIds.add(r.user_id);
-    } else {
-      reached.push((r.doc as User).id);
-      if (r.k === 'u') found.byUserId = r.doc as User;
-      else found.byDeviceId = r.doc as User;
-    }
+    } else if (r.k === 'u') found.byUserId = r.doc as User;
+    else found.byDeviceId = r.doc as User;
   }
   return { found, activeTrips, reached };
 }
@@ -369,6 +328,19 @@ interface TrackReadRow {
   user_id: string | null;
   device_id: string | null;
   created_at: number | null;
+}
+
+/**
+ * The locks of a transaction of tracks (`wb_track_begin`): the tenant's watch lock, then the tracks'
+ * identity keys (`<scope>|d|<deviceId>`, `<scope>|u|<userId>`) sorted, so device keys come before
+ * user keys and every transaction, in any process, takes them in one order. Exported for
+ * bench/pg-track-batching.bench.ts, as `trackWriteSql`.
+ */
+export function trackBeginSql(tenant: Tenant, keys: readonly string[]): string {
+  return execute('wb_track_begin', [
+    lit(watchLockKey(tenant)),
+    `ARRAY[${[...keys].sort().map(lit).join(', ')}]::text[]`,
+  ]);
 }
 
 /**

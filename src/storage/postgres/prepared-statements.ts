@@ -9,18 +9,12 @@ import { announceUserWrite } from './user-near-cache.js';
  * trip and plans once per connection (or reuses a generic plan).
  */
 const STATEMENTS = {
-  // The track's session setting and its locks on the identity (device, then user: a fixed order, so
-  // two tracks never wait on each other crosswise), in one statement of their own: every later
-  // statement reads after they are held. A null userId takes no lock (the function is strict). First
-  // the tenant's watch lock, shared (`watchLockKey`: a new watcher waits for the writes in flight).
-  wb_track_begin: `(text, text, text) AS
-    SELECT set_config('plan_cache_mode', 'force_generic_plan', true),
-      pg_advisory_xact_lock_shared(hashtextextended($3, 0)),
-      pg_advisory_xact_lock(hashtextextended($1, 0)), pg_advisory_xact_lock(hashtextextended($2, 0))`,
-  // wb_track_begin for the tracks of one group (track-groups.ts): the watch lock, then every track's
-  // identity keys, sorted, in array order (an ordered list of device keys before user keys keeps
-  // wb_track_begin's device-then-user order, so neither waits on the other crosswise).
-  wb_track_group_begin: `(text, text[]) AS
+  // The track transaction's session setting and its locks, in one statement of their own: every
+  // later statement reads after they are held. First the tenant's watch lock, shared (`watchLockKey`:
+  // a new watcher waits for the writes in flight), then every track's identity keys in array order,
+  // which `trackBeginSql` sorts (device keys before user keys: two transactions never wait on each
+  // other crosswise).
+  wb_track_begin: `(text, text[]) AS
     SELECT set_config('plan_cache_mode', 'force_generic_plan', true),
       pg_advisory_xact_lock_shared(hashtextextended($1, 0)),
       (SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0))) FROM unnest($2) AS k)`,
