@@ -62,7 +62,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
 }
 
 function typed(places: LocalityColumns, i: number): string {
-  const name = places.name[i]!;
+  const name = places.name.get(i)!;
   const text = name.slice(0, Math.min(name.length, 3 + Math.floor(random() * 8)));
   if (random() >= 0.1 || text.length < 4) return text;
   const k = 1 + Math.floor(random() * (text.length - 2));

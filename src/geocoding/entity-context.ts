@@ -28,11 +28,11 @@ export function entityContext(pack: GeodataPack, { kind, id }: Entity): AddressC
     }
     case NameKind.zip: {
       const z = pack.zips.columns;
-      const stateCode = z.stateCode[id] ?? '';
+      const stateCode = z.stateCode.get(id) ?? '';
       return {
-        postalCode: z.code[id],
-        city: z.city[id] || undefined,
-        county: z.county[id] || undefined,
+        postalCode: z.code.get(id),
+        city: z.city.get(id) || undefined,
+        county: z.county.get(id) || undefined,
         state: US_STATE_NAMES_BY_CODE.get(stateCode),
         stateCode: stateCode || undefined,
         ...country(pack, usCountry(stateCode)),

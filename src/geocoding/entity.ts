@@ -78,7 +78,7 @@ export function entityCountryCode(pack: GeodataPack, { kind, id }: Entity): stri
     case NameKind.locality:
       return pack.localities.countryCode(id);
     case NameKind.zip:
-      return usCountry(pack.zips.columns.stateCode[id] ?? '');
+      return usCountry(pack.zips.columns.stateCode.get(id) ?? '');
     case NameKind.county:
       return usCountry(pack.counties[id]?.stateCode ?? '');
     case NameKind.state:
@@ -175,7 +175,7 @@ function entityLabel(pack: GeodataPack, { kind, id }: Entity): string {
     case NameKind.locality:
       return pack.localities.name(id);
     case NameKind.zip:
-      return pack.zips.columns.code[id] ?? '';
+      return pack.zips.columns.code.get(id) ?? '';
     default: {
       const r = areaRecord(pack, kind, id);
       return r && 'code' in r && kind === NameKind.postalArea ? r.code : r && 'name' in r ? r.name : '';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { NameIndex } from '../geodata/name-index.js';
+import { StringColumn } from '../geodata/string-column.js';
 import { KeyRanges } from './key-ranges.js';
 
 const KEYS = ['a', 'a b', 'aa', 'ab', 'abc', 'abd', 'b', 'ba', 'paris', 'parish', 'parish', 'san jose', 'z', 'z9'];
@@ -23,7 +24,7 @@ test('KeyRanges gives the ranges of NameIndex for every prefix and key, and for 
 
 test('KeyRanges searches every key when a key holds a character outside the buckets', () => {
   const odd = ['a', 'é', 'éa'];
-  const ranges = new KeyRanges(odd);
+  const ranges = new KeyRanges(StringColumn.of(odd));
   assert.deepEqual(ranges.prefixRange('é'), [1, 3]);
   assert.deepEqual(ranges.exactRange('a'), [0, 1]);
 });
@@ -59,7 +60,7 @@ test('KeyRanges agrees with NameIndex past the six characters packed into a key 
 
 test('KeyRanges compares strings when a key holds another character within its first six', () => {
   const odd = ['ab-c', 'ab-d', 'abc', 'abcdefg', 'abcdefh'];
-  const ranges = new KeyRanges(odd);
+  const ranges = new KeyRanges(StringColumn.of(odd));
   assert.deepEqual(ranges.prefixRange('ab-'), [0, 2]);
   assert.deepEqual(ranges.prefixRange('abcdef'), [3, 5]);
   assert.deepEqual(ranges.exactRange('abcdefh'), [4, 5]);

@@ -1,4 +1,5 @@
 import type { NameIndex } from '../geodata/name-index.js';
+import type { StringColumn } from '../geodata/string-column.js';
 
 // Rank of a character among those a key can start with, in code-unit order: 0 is the end of the string,
 // then ' ', '0'–'9', 'a'–'z', and 38 the `END` bound that closes a prefix range.
@@ -22,20 +23,21 @@ const CODE_CHARS = 6;
  * miss, and a typo variant (a dozen per autocomplete query) used to cost a dozen of them.
  */
 export class KeyRanges {
-  private readonly keys: readonly string[];
+  private readonly keys: StringColumn;
   /** `starts[b]`: the first key whose two-character bucket is `b` or later. */
   private readonly starts = new Uint32Array(RANKS * RANKS + 1);
 
-  constructor(keys: readonly string[]) {
+  constructor(keys: StringColumn) {
     this.keys = keys;
+    const buckets = Int32Array.from(keys, bucketOf);
     let k = 0;
     for (let b = 0; b < RANKS * RANKS; b++) {
-      while (k < keys.length && bucketOf(keys[k]!) < b) k++;
+      while (k < keys.length && buckets[k]! < b) k++;
       this.starts[b] = k;
     }
     this.starts[RANKS * RANKS] = keys.length;
     // Normalized keys are `[a-z0-9 ]`: any other character at a key's start leaves the table unused.
-    this.whole = keys.some((key) => bucketOf(key) < 0);
+    this.whole = buckets.some((bucket) => bucket < 0);
     this.codes = keyCodes(keys);
   }
 
@@ -65,7 +67,7 @@ export class KeyRanges {
   exactRange(key: string): [number, number] {
     const from = this.lowerBound(key);
     let to = from;
-    while (this.keys[to] === key) to++;
+    while (this.keys.equals(to, key)) to++;
     return [from, to];
   }
 
@@ -73,7 +75,7 @@ export class KeyRanges {
   prefixRange(prefix: string): [number, number] {
     const from = this.lowerBound(prefix);
     // Most lookups (typo variants) find nothing: one binary search tells, the second is then skipped.
-    if (!this.keys[from]?.startsWith(prefix)) return [from, from];
+    if (!this.keys.startsWith(from, prefix)) return [from, from];
     return [from, this.lowerBound(prefix + END)];
   }
 
@@ -84,12 +86,12 @@ export class KeyRanges {
   ranges(s: string, cap: number): { from: number; exactTo: number; prefixTo: number } {
     const from = this.lowerBound(s);
     let exactTo = from;
-    while (this.keys[exactTo] === s) exactTo++;
+    while (this.keys.equals(exactTo, s)) exactTo++;
     let prefixTo = from;
-    if (this.keys[from]?.startsWith(s)) {
+    if (this.keys.startsWith(from, s)) {
       const last = Math.min(this.keys.length, from + cap);
       // Within the cap: the bound of the prefix, or the cap itself when the prefix runs past it.
-      prefixTo = this.keys[last - 1]!.startsWith(s) ? last : this.within(s + END, from, last);
+      prefixTo = this.keys.startsWith(last - 1, s) ? last : this.within(s + END, from, last);
     }
     return { from, exactTo, prefixTo };
   }
@@ -127,10 +129,10 @@ function codeOf(s: string): number {
 }
 
 /** The codes of sorted keys (sorted too), or undefined when one has no code. */
-function keyCodes(keys: readonly string[]): Uint32Array | undefined {
+function keyCodes(keys: StringColumn): Uint32Array | undefined {
   const codes = new Uint32Array(keys.length);
   for (let k = 0; k < keys.length; k++) {
-    const code = codeOf(keys[k]!);
+    const code = codeOf(keys.get(k)!);
     if (code < 0) return undefined;
     codes[k] = code;
   }
@@ -147,10 +149,10 @@ function searchCode(codes: Uint32Array, code: number, lo: number, hi: number): n
   return lo;
 }
 
-function search(keys: readonly string[], s: string, lo: number, hi: number): number {
+function search(keys: StringColumn, s: string, lo: number, hi: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (keys[mid]! < s) lo = mid + 1;
+    if (keys.lessThan(mid, s)) lo = mid + 1;
     else hi = mid;
   }
   return lo;

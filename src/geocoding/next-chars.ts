@@ -24,7 +24,7 @@ export class NextChars {
   /** The hash state of the empty prefix. */
   static readonly EMPTY = 0x811c9dc5;
 
-  constructor(keys: readonly string[]) {
+  constructor(keys: Iterable<string>) {
     for (const key of keys) {
       let h = NextChars.EMPTY;
       for (let i = 0; i < key.length; i++) {

@@ -67,7 +67,7 @@ export function reverseGeocode(
     const area = lookups.postalAreaByCode.get(code);
     const point =
       zipRow >= 0 ? entityPoint(pack, { kind: NameKind.zip, id: zipRow }) : areaPoint(pack, NameKind.postalArea, area);
-    add(point, 'postalCode', code, { ...city, city: (zipRow >= 0 && pack.zips.columns.city[zipRow]) || cityName });
+    add(point, 'postalCode', code, { ...city, city: (zipRow >= 0 && pack.zips.columns.city.get(zipRow)) || cityName });
   }
   if (wants('locality') && locality >= 0) {
     add(entityPoint(pack, { kind: NameKind.locality, id: locality }), 'locality', cityName, city);

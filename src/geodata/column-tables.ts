@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import KDBush from 'kdbush';
 import type { NameIndexData } from './name-index.js';
 import type { LocalityColumns, ZipColumns } from './records.js';
+import type { StringColumn } from './string-column.js';
 import { readTable, type Table, writeTable } from './table-file.js';
 
 type LocalityMeta = Pick<LocalityColumns, 'admin1Names' | 'admin2Names'>;
@@ -23,8 +24,9 @@ export async function readLocalities(path: string): Promise<LocalityColumns> {
   return {
     name: strings(t, 'name'),
     altKeys: strings(t, 'altKeys'),
-    areaKeys: strings(t, 'areaKeys'),
-    featureCodes: strings(t, 'featureCodes'),
+    // Small (tens of thousands, a few dozen) and split further by LocalityTable: kept as arrays.
+    areaKeys: strings(t, 'areaKeys').toArray(),
+    featureCodes: strings(t, 'featureCodes').toArray(),
     geonameId: numbers(t, 'geonameId', Uint32Array),
     lon: numbers(t, 'lon', Float64Array),
     lat: numbers(t, 'lat', Float64Array),
@@ -62,7 +64,7 @@ export async function readZips(path: string): Promise<ZipColumns> {
 }
 
 /** A string column of a table; throws naming the column when it is missing (a pack of another format). */
-export function strings(t: Table, name: string): string[] {
+export function strings(t: Table, name: string): StringColumn {
   const column = t.strings[name];
   if (!column) throw new Error(`pack table lacks column ${name}: rebuild the pack`);
   return column;

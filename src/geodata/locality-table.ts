@@ -40,7 +40,7 @@ export class LocalityTable {
 
   /** Display name of place `i`. */
   name(i: number): string {
-    return this.columns.name[i] ?? '';
+    return this.columns.name.get(i) ?? '';
   }
 
   /** ISO alpha-2 country code of place `i`. */

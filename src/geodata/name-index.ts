@@ -1,3 +1,5 @@
+import { StringColumn } from './string-column.js';
+
 /** What an entry of the {@link NameIndex} points at; `id` is the row in that table of the pack. */
 export const NameKind = {
   locality: 0,
@@ -20,7 +22,7 @@ export const NameFlag = {
 
 /** A {@link NameIndex} as stored in the pack. */
 export interface NameIndexData {
-  keys: string[];
+  keys: StringColumn;
   kinds: Uint8Array;
   ids: Uint32Array;
   flags: Uint8Array;
@@ -33,7 +35,7 @@ const SEP = '\u0001';
 
 /** Normalized names sorted for prefix search: `keys[i]` names row `ids[i]` of table `kinds[i]`. */
 export class NameIndex {
-  readonly keys: string[];
+  readonly keys: StringColumn;
   readonly kinds: Uint8Array;
   readonly ids: Uint32Array;
   readonly flags: Uint8Array;
@@ -61,22 +63,18 @@ export class NameIndex {
     // The native sort of plain strings is several times faster than sorting indices with a comparator.
     tagged.sort();
     const n = tagged.length;
-    const data: NameIndexData = {
-      keys: new Array<string>(n),
-      kinds: new Uint8Array(n),
-      ids: new Uint32Array(n),
-      flags: new Uint8Array(n),
-    };
+    const keys = new Array<string>(n);
+    const data = { kinds: new Uint8Array(n), ids: new Uint32Array(n), flags: new Uint8Array(n) };
     for (let i = 0; i < n; i++) {
       const t = tagged[i]!;
       const cut = t.lastIndexOf(SEP);
       const from = Number(t.slice(cut + 1));
-      data.keys[i] = t.slice(0, cut);
+      keys[i] = t.slice(0, cut);
       data.kinds[i] = kinds[from]!;
       data.ids[i] = ids[from]!;
       data.flags[i] = flags[from]!;
     }
-    return new NameIndex(data);
+    return new NameIndex({ keys: StringColumn.of(keys), ...data });
   }
 
   /** The index as columns, to store in the pack. */
@@ -94,24 +92,24 @@ export class NameIndex {
     if (b.size === 0) return a;
     if (a.size === 0) return b;
     const n = a.size + b.size;
-    const data: NameIndexData = {
-      keys: new Array<string>(n),
-      kinds: new Uint8Array(n),
-      ids: new Uint32Array(n),
-      flags: new Uint8Array(n),
-    };
+    const keys = new Array<string>(n);
+    const data = { kinds: new Uint8Array(n), ids: new Uint32Array(n), flags: new Uint8Array(n) };
     let i = 0;
     let j = 0;
+    let keyA = a.keys.get(0);
+    let keyB = b.keys.get(0);
     for (let k = 0; k < n; k++) {
-      const fromA = j >= b.size || (i < a.size && a.keys[i]! <= b.keys[j]!);
+      const fromA = keyB === undefined || (keyA !== undefined && keyA <= keyB);
       const src = fromA ? a : b;
       const at = fromA ? i++ : j++;
-      data.keys[k] = src.keys[at]!;
+      keys[k] = (fromA ? keyA : keyB)!;
+      if (fromA) keyA = a.keys.get(i);
+      else keyB = b.keys.get(j);
       data.kinds[k] = src.kinds[at]!;
       data.ids[k] = src.ids[at]!;
       data.flags[k] = src.flags[at]!;
     }
-    return new NameIndex(data);
+    return new NameIndex({ keys: StringColumn.of(keys), ...data });
   }
 
   get size(): number {
@@ -122,16 +120,16 @@ export class NameIndex {
   prefixRange(prefix: string): [number, number] {
     const from = this.lowerBound(prefix);
     // Most lookups (typo variants) find nothing: one binary search tells, the second is then skipped.
-    if (!this.keys[from]?.startsWith(prefix)) return [from, from];
+    if (!this.keys.startsWith(from, prefix)) return [from, from];
     return [from, this.lowerBound(prefix + END)];
   }
 
   /** `[from, to)` of the entries whose key equals `key` (normalized). */
   exactRange(key: string): [number, number] {
     const from = this.lowerBound(key);
-    if (this.keys[from] !== key) return [from, from];
+    if (!this.keys.equals(from, key)) return [from, from];
     let to = from + 1;
-    while (this.keys[to] === key) to++;
+    while (this.keys.equals(to, key)) to++;
     return [from, to];
   }
 
@@ -140,7 +138,7 @@ export class NameIndex {
     let hi = this.keys.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.keys[mid]! < s) lo = mid + 1;
+      if (this.keys.lessThan(mid, s)) lo = mid + 1;
       else hi = mid;
     }
     return lo;

@@ -38,11 +38,11 @@ export function buildPackNameIndex(src: NameSources): NameIndex {
   return NameIndex.build((add) => {
     const { columns } = src.localities;
     for (let i = 0; i < src.localities.count; i++) {
-      add(normalizeName(columns.name[i]!), NameKind.locality, i);
-      const alt = columns.altKeys[i];
+      add(normalizeName(columns.name.get(i)!), NameKind.locality, i);
+      const alt = columns.altKeys.get(i);
       if (alt) for (const key of alt.split('|')) add(key, NameKind.locality, i, NameFlag.alternate);
     }
-    for (let i = 0; i < src.zips.count; i++) add(src.zips.columns.code[i]!, NameKind.zip, i);
+    for (let i = 0; i < src.zips.count; i++) add(src.zips.columns.code.get(i)!, NameKind.zip, i);
     addPostalAreas(add, src.postalAreas, src.zips);
     src.counties.forEach((c, i) => {
       const key = normalizeName(c.name);

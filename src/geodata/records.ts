@@ -1,3 +1,4 @@
+import type { StringColumn } from './string-column.js';
 /**
  * Record shapes stored in the pack's JSON files. Polygon layers keep record `i` in the JSON file and the
  * polygons of feature `i` in the matching `.bin` file. `lon`/`lat` are a label point inside the area, in
@@ -61,9 +62,9 @@ export interface PostalAreaRecord {
  * as an index into `featureCodes`, because 200,000 repeated short strings are slow to load.
  */
 export interface LocalityColumns {
-  name: string[];
+  name: StringColumn;
   /** Extra search keys (ASCII name, Latin-script alternate names), normalized and joined by `|`. */
-  altKeys: string[];
+  altKeys: StringColumn;
   geonameId: Uint32Array;
   lon: Float64Array;
   lat: Float64Array;
@@ -87,14 +88,14 @@ export const NO_AREA = 0xffffffff;
 
 /** US ZIP codes as parallel columns (`zips.bin`). */
 export interface ZipColumns {
-  code: string[];
+  code: StringColumn;
   lon: Float64Array;
   lat: Float64Array;
   /** 1 when the point is a Census ZCTA internal point (used for point → ZIP); 0 for PO-box-only ZIPs. */
   zcta: Uint8Array;
-  city: string[];
-  stateCode: string[];
-  county: string[];
+  city: StringColumn;
+  stateCode: StringColumn;
+  county: StringColumn;
   /** 5-digit county FIPS or ''. */
-  countyFips: string[];
+  countyFips: StringColumn;
 }

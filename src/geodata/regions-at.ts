@@ -71,7 +71,7 @@ export function regionLookup(layers: RegionLayers): (lon: number, lat: number) =
       if (area) out.postalCode = { code: area.code, approximate: false };
       else if (usState) {
         const zip = zips.nearest(lon, lat, usState.code);
-        if (zip >= 0) out.postalCode = { code: zips.columns.code[zip]!, approximate: true };
+        if (zip >= 0) out.postalCode = { code: zips.columns.code.get(zip)!, approximate: true };
       }
     }
     return out;

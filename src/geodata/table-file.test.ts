@@ -17,7 +17,9 @@ test('tables round-trip strings (empty ones too), typed numbers and meta', async
       meta: { admin: { 'CH.ZH': 'Zurich' } },
     };
     await writeTable(path, table);
-    assert.deepEqual(await readTable(path), table);
+    const read = await readTable(path);
+    const strings = Object.fromEntries(Object.entries(read.strings).map(([name, column]) => [name, [...column]]));
+    assert.deepEqual({ ...read, strings }, table);
     await writeFile(path, 'not a table');
     await assert.rejects(readTable(path), /not a Whereabouts table/);
   } finally {
@@ -39,7 +41,7 @@ test('the name index finds exact keys and prefixes, and merges sorted', () => {
   assert.deepEqual(a.prefixRange('zz'), [4, 4]);
   const b = NameIndex.build((add) => add('pa', NameKind.zip, 5));
   const merged = NameIndex.merge(a, b);
-  assert.deepEqual(merged.keys, ['li', 'pa', 'paris', 'paris', 'parisot']);
+  assert.deepEqual([...merged.keys], ['li', 'pa', 'paris', 'paris', 'parisot']);
   assert.equal(merged.kinds[1], NameKind.zip);
 });
 

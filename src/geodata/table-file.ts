@@ -1,14 +1,18 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import { StringColumn } from './string-column.js';
 
 /** Typed arrays a table column can be. */
 export type NumberColumn = Float64Array | Uint32Array | Uint8Array;
 
 /** A table as stored in the pack: string columns, typed number columns and a small JSON `meta` object. */
 export interface Table<M = unknown> {
-  strings: Record<string, string[]>;
+  strings: Record<string, StringColumn>;
   numbers: Record<string, NumberColumn>;
   meta: M;
 }
+
+/** A table to write: string columns as arrays or columns. */
+export type TableToWrite = Omit<Table, 'strings'> & { strings: Record<string, readonly string[] | StringColumn> };
 
 interface Header {
   meta: unknown;
@@ -22,9 +26,10 @@ const SEP = '\n';
 /**
  * Writes a table as `[magic][header length][JSON header][binary columns]`. String columns are stored as one
  * newline-joined UTF-8 run each and number columns as raw little-endian arrays: opening the pack then costs a
- * split and a few views instead of parsing millions of JSON tokens (seconds for the 200,000 localities).
+ * decode per column and a few views instead of parsing millions of JSON tokens (seconds for the 200,000
+ * localities), and each string column stays one string (`StringColumn`).
  */
-export async function writeTable(path: string, table: Table): Promise<void> {
+export async function writeTable(path: string, table: TableToWrite): Promise<void> {
   const header: Header = { meta: table.meta, strings: [], numbers: [] };
   const blobs: Buffer[] = [];
   let offset = 0;
@@ -38,7 +43,7 @@ export async function writeTable(path: string, table: Table): Promise<void> {
     }
   };
   for (const [name, values] of Object.entries(table.strings)) {
-    const bytes = Buffer.from(values.map((v) => v.replaceAll(SEP, ' ')).join(SEP), 'utf8');
+    const bytes = Buffer.from(Array.from(values, (v) => v.replaceAll(SEP, ' ')).join(SEP), 'utf8');
     header.strings.push({ name, count: values.length, offset, bytes: bytes.length });
     append(bytes);
   }
@@ -64,11 +69,11 @@ export async function readTable<M>(path: string): Promise<Table<M>> {
   const headerBytes = bytes.readUInt32LE(4);
   const header = JSON.parse(bytes.toString('utf8', 8, 8 + headerBytes)) as Header;
   const base = bytes.byteOffset + 8 + headerBytes;
-  const strings: Record<string, string[]> = {};
+  const strings: Record<string, StringColumn> = {};
   for (const s of header.strings) {
     const start = 8 + headerBytes + s.offset;
     // A column of one empty string and an empty column both store zero bytes; the count tells them apart.
-    strings[s.name] = s.count === 0 ? [] : bytes.toString('utf8', start, start + s.bytes).split(SEP);
+    strings[s.name] = StringColumn.split(bytes.toString('utf8', start, start + s.bytes), s.count, SEP);
   }
   const numbers: Record<string, NumberColumn> = {};
   for (const n of header.numbers) {

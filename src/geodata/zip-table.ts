@@ -11,6 +11,7 @@ import type { ZipColumns } from './records.js';
 export const ZIP_POINT_MAX_METERS = 40_000;
 
 const METERS_PER_DEG_LAT = 111_320;
+const FIVE_DIGITS = /^\d{5}$/;
 
 /** US ZIP codes with a KD-tree over the Census ZCTA internal points. */
 export class ZipTable {
@@ -19,7 +20,9 @@ export class ZipTable {
   private readonly zctaIds: Uint32Array;
   /** KD-tree over the ZCTA points only; item `k` is row `zctaIds[k]`. */
   readonly index: KDBush;
-  private readonly byCode = new Map<string, number>();
+  // Row + 1 by the code's number (0: none): ZIP codes are five digits, so one array holds them all, where
+  // a Map held 41,000 key strings for the garbage collector to mark.
+  private readonly byCode = new Uint32Array(100_000);
 
   /** @param index the KD-tree over the ZCTA points as the world import stored it; built here when absent. */
   constructor(columns: ZipColumns, index?: KDBush) {
@@ -27,7 +30,8 @@ export class ZipTable {
     this.count = columns.code.length;
     const ids: number[] = [];
     for (let i = 0; i < this.count; i++) {
-      this.byCode.set(columns.code[i]!, i);
+      const code = columns.code.get(i)!;
+      if (FIVE_DIGITS.test(code)) this.byCode[Number(code)] = i + 1;
       if (columns.zcta[i] === 1) ids.push(i);
     }
     this.zctaIds = Uint32Array.from(ids);
@@ -36,7 +40,7 @@ export class ZipTable {
 
   /** Row of a 5-digit ZIP code, or -1. */
   find(code: string): number {
-    return this.byCode.get(code) ?? -1;
+    return FIVE_DIGITS.test(code) ? this.byCode[Number(code)]! - 1 : -1;
   }
 
   /**
@@ -57,8 +61,7 @@ export class ZipTable {
       let bestD2 = r * r;
       for (const k of this.index.range(lon - dLon, lat - dLat, lon + dLon, lat + dLat)) {
         const i = this.zctaIds[k]!;
-        const s = states[i];
-        if (stateCode && s && s !== stateCode) continue;
+        if (stateCode && !states.equals(i, '') && !states.equals(i, stateCode)) continue;
         // Equirectangular distance: within tens of kilometres it ranks points as great circles do.
         const dx = (lons[i]! - lon) * metersPerDegLon;
         const dy = (lats[i]! - lat) * METERS_PER_DEG_LAT;

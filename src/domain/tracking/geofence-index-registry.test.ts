@@ -115,6 +115,31 @@ describe('GeofenceIndexRegistry', () => {
     assert.equal((await registry.byTag(tenant, 'store', 'c'))?.id, 'g2', 'a new fence under a freed tag');
   });
 
+  it('finds a fence by tag and externalId through a move to another tag, a reload and a taken key', async () => {
+    const fences = [
+      makeCircleGeofence(tenant, { id: 'g1', externalId: 'a' }),
+      makeCircleGeofence(tenant, { id: 'g2', externalId: 'b' }),
+    ];
+    const source = countingSource(fences);
+    const registry = new GeofenceIndexRegistry(source);
+    assert.equal((await registry.byTag(tenant, 'store', 'a'))?.id, 'g1');
+    registry.apply(tenant, { upserted: makeCircleGeofence(tenant, { id: 'g1', tag: 'venue', externalId: 'a' }) });
+    assert.equal(await registry.byTag(tenant, 'store', 'a'), null, 'a new tag frees the old one');
+    assert.equal((await registry.byTag(tenant, 'venue', 'a'))?.id, 'g1');
+    // Another fence takes a key before the one holding it is deleted: the delete leaves it to the other.
+    registry.apply(tenant, { upserted: makeCircleGeofence(tenant, { id: 'g3', externalId: 'b' }) });
+    registry.apply(tenant, { deletedId: 'g2' });
+    assert.equal((await registry.byTag(tenant, 'store', 'b'))?.id, 'g3');
+    // Another process moved g1 to another externalId and deleted g3: a reload reads the store as it is.
+    fences.splice(0, 2, makeCircleGeofence(tenant, { id: 'g1', tag: 'venue', externalId: 'z' }));
+    registry.storeChanged({ kind: 'unknown' });
+    await sleep(600);
+    assert.equal(source.loads, 2, 'reloaded');
+    assert.equal(await registry.byTag(tenant, 'venue', 'a'), null);
+    assert.equal(await registry.byTag(tenant, 'store', 'b'), null);
+    assert.equal((await registry.byTag(tenant, 'venue', 'z'))?.id, 'g1');
+  });
+
   it("applies another process's burst of one-fence writes a few milliseconds per turn of the event loop", async () => {
     const fences = fencesNamed('old', 3000);
     const source = countingSource(fences, 50);

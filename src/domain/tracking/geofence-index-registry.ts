@@ -6,6 +6,7 @@ import { type PreparedGeofence, prepareGeofence } from '../geofences/prepared-ge
 import type { Page } from '../pagination.js';
 import { type Tenant, tenantKey } from '../tenant.js';
 import { leanGeofence } from './lean-geofence.js';
+import { TagIds } from './tag-ids.js';
 
 /** Where fences come from: the store's newest-first pages. */
 export interface GeofenceSource {
@@ -87,7 +88,7 @@ export class GeofenceIndexRegistry {
    */
   async byTag(tenant: Tenant, tag: string, externalId: string): Promise<Geofence | null> {
     const index = await this.get(tenant);
-    const id = tagsOf(index).get(tagKey(tag, externalId));
+    const id = tagsOf(index).get(tag, externalId);
     return id === undefined ? null : (index.get(id)?.geofence ?? null);
   }
 
@@ -199,7 +200,7 @@ export class GeofenceIndexRegistry {
       const tags = tagsOf(index);
       // In load order, as the index keeps the last of duplicate ids.
       for (const { geofence: g } of prepared) {
-        if (g.tag !== null && g.externalId !== null) tags.set(tagKey(g.tag, g.externalId), g.id);
+        if (g.tag !== null && g.externalId !== null) tags.set(g.tag, g.externalId, g.id);
       }
       for (const change of entry.pending) applyChange(index, change);
       return index;
@@ -229,34 +230,28 @@ export class GeofenceIndexRegistry {
  * Tag + externalId to fence id, per index (the unique key of a tenant's fences). Kept beside the
  * index rather than in it: it changes exactly where the index does, in `reload` and `applyChange`.
  */
-const tagIds = new WeakMap<GeofenceIndex, Map<string, string>>();
+const tagIds = new WeakMap<GeofenceIndex, TagIds>();
 
-function tagsOf(index: GeofenceIndex): Map<string, string> {
+function tagsOf(index: GeofenceIndex): TagIds {
   let tags = tagIds.get(index);
   if (!tags) {
-    tags = new Map();
+    tags = new TagIds();
     tagIds.set(index, tags);
   }
   return tags;
-}
-
-function tagKey(tag: string, externalId: string): string {
-  return `${tag}\u0000${externalId}`;
 }
 
 function applyChange(index: GeofenceIndex, change: GeofenceChange): void {
   const tags = tagsOf(index);
   const forget = (id: string) => {
     const old = index.get(id)?.geofence;
-    if (!old || old.tag === null || old.externalId === null) return;
-    const key = tagKey(old.tag, old.externalId);
-    if (tags.get(key) === id) tags.delete(key);
+    if (old && old.tag !== null && old.externalId !== null) tags.deleteIf(old.tag, old.externalId, id);
   };
   const g = change.upserted;
   if (g) {
     forget(g.id);
     index.upsert(leanGeofence(g));
-    if (g.tag !== null && g.externalId !== null) tags.set(tagKey(g.tag, g.externalId), g.id);
+    if (g.tag !== null && g.externalId !== null) tags.set(g.tag, g.externalId, g.id);
   }
   if (change.deletedId !== undefined) {
     forget(change.deletedId);

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { heapObjectsWith } from '../../../test/helpers/heap-objects.js';
 import { circleFencePolygon } from '../../geo/circle-polygon.js';
 import type { Geofence } from '../geofences/geofence.js';
 import { leanGeofence } from './lean-geofence.js';
 
 const circle = {
   id: 'c',
+  projectId: 'prj_lean_test',
   type: 'circle',
   geometryCenter: [-73.98, 40.75],
   geometryRadius: 120,
@@ -66,5 +68,16 @@ describe('leanGeofence', () => {
       },
     } as unknown as Geofence;
     assert.equal(leanGeofence(polygon), polygon);
+  });
+  it('gives the fences of a project one project id string, where each stored document had its own', async () => {
+    // Read as the store reads them: every string a new copy, the project id too.
+    const stored = (i: number) =>
+      JSON.parse(JSON.stringify({ ...circle, id: `c${i}`, projectId: 'prj_lean_heap', description: 'heap check' }));
+    const lean = Array.from({ length: 10 }, (_, i) => leanGeofence(stored(i)));
+    // The lean fences, not a stored copy still on the heap: they read their geometry through a getter.
+    const onHeap = (await heapObjectsWith('description', 'heap check')).filter((o) => o.has('get geometry'));
+    assert.equal(onHeap.length, 10, 'the lean fences found on the heap');
+    assert.equal(new Set(onHeap.map((o) => o.get('projectId')?.node)).size, 1, 'one project id string');
+    assert.equal(lean.length, 10);
   });
 });

@@ -1,6 +1,7 @@
 import { circleFencePolygon } from '../../geo/circle-polygon.js';
 import type { PolygonGeometry, Position } from '../../geo/types.js';
 import type { Geofence } from '../geofences/geofence.js';
+import { sharedProjectId } from './shared-project-id.js';
 
 const RINGS = Symbol('rings');
 
@@ -36,10 +37,13 @@ function polygonGeometry(this: LeanPolygon): PolygonGeometry {
  * which is most of a fence's memory, and millions of small arrays for the garbage collector to walk.
  * Circles redraw their 64-gon on read; polygons keep their positions in two flat arrays and rebuild
  * the GeoJSON on read. `geometry` reads, spreads and `JSON.stringify` see the same value as before.
- * A ring position with more than two numbers keeps the fence as it is.
+ * The fences of a project share one project id string. A ring position with more than two numbers
+ * keeps the fence as it is. (Built by a class constructor instead, a lean fence held all its fields
+ * in the object, one object fewer each, but an indexed PUT cost 200 µs of server CPU instead of 160.)
  */
 export function leanGeofence(g: Geofence): Geofence {
   const { geometry, ...rest } = g;
+  rest.projectId = sharedProjectId(g.projectId);
   if (g.type === 'circle') {
     return Object.defineProperty(rest, 'geometry', {
       get: circleGeometry,

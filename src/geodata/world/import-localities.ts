@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { isLatinName, normalizeName } from '../normalize-name.js';
 import type { InstalledPackage } from '../package-dir.js';
 import { type LocalityColumns, NO_AREA } from '../records.js';
+import { StringColumn } from '../string-column.js';
 import type { GeonamesAdminNames } from './geonames-admin.js';
 
 // Historical, abandoned and destroyed places answer no "where am I" question.
@@ -55,8 +56,8 @@ export async function buildLocalities(
     if (a2Name) admin2Names[a2] = a2Name;
   }
   return {
-    name,
-    altKeys,
+    name: StringColumn.of(name),
+    altKeys: StringColumn.of(altKeys),
     geonameId: Uint32Array.from(numbers.geonameId),
     lon: Float64Array.from(numbers.lon),
     lat: Float64Array.from(numbers.lat),

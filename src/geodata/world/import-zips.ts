@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { OpenPolygonLayer } from '../layer-files.js';
 import type { InstalledPackage } from '../package-dir.js';
 import type { CountyRecord, StateRecord, ZipColumns } from '../records.js';
+import { StringColumn } from '../string-column.js';
 import { US_STATES } from '../us-states.js';
 
 interface GeonamesZip {
@@ -50,11 +51,14 @@ export async function buildZips(
   }
   for (const [code, info] of names) if (!seen.has(code)) push(code, info.lon, info.lat, 0, info);
   return {
-    code: out.code,
+    code: StringColumn.of(out.code),
     lon: Float64Array.from(out.lon),
     lat: Float64Array.from(out.lat),
     zcta: Uint8Array.from(out.zcta),
-    ...text,
+    city: StringColumn.of(text.city),
+    stateCode: StringColumn.of(text.stateCode),
+    county: StringColumn.of(text.county),
+    countyFips: StringColumn.of(text.countyFips),
   };
 }
 

@@ -185,21 +185,21 @@ export class AddressLayer {
 
   constructor(a: Table, s: Table, p: Table, x: Table) {
     this.a = {
-      number: strings(a, 'number'),
-      unit: strings(a, 'unit'),
-      street: strings(a, 'street'),
-      postcode: strings(a, 'postcode'),
-      city: strings(a, 'city'),
-      state: strings(a, 'state'),
+      number: strings(a, 'number').toArray(),
+      unit: strings(a, 'unit').toArray(),
+      street: strings(a, 'street').toArray(),
+      postcode: strings(a, 'postcode').toArray(),
+      city: strings(a, 'city').toArray(),
+      state: strings(a, 'state').toArray(),
       lon: numbers(a, 'lon', Float64Array),
       lat: numbers(a, 'lat', Float64Array),
       streetId: numbers(a, 'streetId', Uint32Array),
     };
-    this.addressKeys = strings(a, 'key');
+    this.addressKeys = strings(a, 'key').toArray();
     this.addressValue = numbers(a, 'value', Uint32Array);
     this.count = this.addressKeys.length;
-    this.streetNames = strings(s, 'name');
-    this.streetKeys = strings(s, 'key');
+    this.streetNames = strings(s, 'name').toArray();
+    this.streetKeys = strings(s, 'key').toArray();
     this.streetCount = this.streetKeys.length;
     this.streetLon = numbers(s, 'lon', Float64Array);
     this.streetLat = numbers(s, 'lat', Float64Array);

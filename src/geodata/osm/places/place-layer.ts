@@ -112,8 +112,10 @@ export async function openPlaceLayer(dir: string): Promise<PlaceLayer | null> {
     readTable(join(dir, TABLE)),
     existsSync(join(dir, FOOTPRINTS)) ? readPolygonFile(join(dir, FOOTPRINTS)) : null,
   ]);
+  // As arrays: a region's places are read by field as records are built (a lead: StringColumns here too).
+  const strings = Object.fromEntries(Object.entries(table.strings).map(([name, column]) => [name, column.toArray()]));
   return new OpenPlaceLayer(
-    table.strings as unknown as PlaceColumns,
+    strings as unknown as PlaceColumns,
     table.numbers.lon as Float64Array,
     table.numbers.lat as Float64Array,
     footprints,
