@@ -29,7 +29,18 @@ export class KeyRanges {
 
   constructor(keys: StringColumn) {
     this.keys = keys;
-    const buckets = Int32Array.from(keys, bucketOf);
+    // One pass reads each key once: a row of the column is a new string each time it is read.
+    const buckets = new Int32Array(keys.length);
+    let codes: Uint32Array | undefined = new Uint32Array(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys.get(i)!;
+      buckets[i] = bucketOf(key);
+      if (codes) {
+        const code = codeOf(key);
+        if (code < 0) codes = undefined;
+        else codes[i] = code;
+      }
+    }
     let k = 0;
     for (let b = 0; b < RANKS * RANKS; b++) {
       while (k < keys.length && buckets[k]! < b) k++;
@@ -38,7 +49,7 @@ export class KeyRanges {
     this.starts[RANKS * RANKS] = keys.length;
     // Normalized keys are `[a-z0-9 ]`: any other character at a key's start leaves the table unused.
     this.whole = buckets.some((bucket) => bucket < 0);
-    this.codes = keyCodes(keys);
+    this.codes = codes;
   }
 
   private readonly whole: boolean;
@@ -126,17 +137,6 @@ function codeOf(s: string): number {
     code = code * RANKS + r;
   }
   return code;
-}
-
-/** The codes of sorted keys (sorted too), or undefined when one has no code. */
-function keyCodes(keys: StringColumn): Uint32Array | undefined {
-  const codes = new Uint32Array(keys.length);
-  for (let k = 0; k < keys.length; k++) {
-    const code = codeOf(keys.get(k)!);
-    if (code < 0) return undefined;
-    codes[k] = code;
-  }
-  return codes;
 }
 
 /** The first position of `[lo, hi)` whose code is not below `code`. */
