@@ -242,40 +242,38 @@ export function userRowsOps(
 }
 
 const USER_COLUMNS = 'id, project_id, live, user_id, device_id, created_at, updated_at, doc';
-const USER_VALUES = '@id, @p, @l, @userId, @deviceId, @createdAt, @updatedAt, @doc';
 const USER_ON_CONFLICT = `ON CONFLICT(id) DO UPDATE SET user_id = excluded.user_id, device_id = excluded.device_id,
     updated_at = excluded.updated_at, doc = excluded.doc`;
-const USER_UPSERT = `INSERT INTO users (${USER_COLUMNS}) VALUES (${USER_VALUES}) ${USER_ON_CONFLICT}`;
+const USER_UPSERT = `INSERT INTO users (${USER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ${USER_ON_CONFLICT}`;
 /** The upsert when the update just before it changed no row. */
-const USER_UPSERT_IF_UNCHANGED = `INSERT INTO users (${USER_COLUMNS}) SELECT ${USER_VALUES} WHERE changes() = 0
+const USER_UPSERT_IF_UNCHANGED = `INSERT INTO users (${USER_COLUMNS}) SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE changes() = 0
   ${USER_ON_CONFLICT}`;
+const USER_UPDATE_UNCHANGED_IDS = `UPDATE users SET updated_at = ?, doc = ?
+  WHERE id = ? AND user_id IS ? AND device_id IS ?`;
 
 /**
  * The user's row. Read before (`read`) with the same userId and deviceId, it is first updated without
  * them: a column that is set, even to its own value, has its index entries rewritten, two random
  * B-tree pages more for each known device's track. The upsert of every column then runs only when that
  * update found no such row (`changes()`: another process changed the ids or deleted the user since).
+ * Parameters are positional: posted to the writer thread, an object's key names are copied every time.
  */
 function userRowOps(user: User, doc: string, read: User | null): WriteOp[] {
-  const params = {
-    id: user.id,
-    p: user.projectId,
-    l: user.live ? 1 : 0,
-    userId: user.userId,
-    deviceId: user.deviceId,
-    createdAt: user.createdAt,
-    updatedAt: user.updatedAt,
+  const params = [
+    user.id,
+    user.projectId,
+    user.live ? 1 : 0,
+    user.userId,
+    user.deviceId,
+    user.createdAt,
+    user.updatedAt,
     doc,
-  };
+  ];
   if (!read || read.id !== user.id || read.userId !== user.userId || read.deviceId !== user.deviceId) {
     return [{ sql: USER_UPSERT, params }];
   }
   return [
-    {
-      sql: `UPDATE users SET updated_at = @updatedAt, doc = @doc
-        WHERE id = @id AND user_id IS @userId AND device_id IS @deviceId`,
-      params: { id: user.id, userId: user.userId, deviceId: user.deviceId, updatedAt: user.updatedAt, doc },
-    },
+    { sql: USER_UPDATE_UNCHANGED_IDS, params: [user.updatedAt, doc, user.id, user.userId, user.deviceId] },
     { sql: USER_UPSERT_IF_UNCHANGED, params },
   ];
 }

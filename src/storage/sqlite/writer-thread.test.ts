@@ -3,6 +3,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import type { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { makeCircleGeofence, makeUser } from '../../../test/helpers/fixtures.js';
 import { openDatabase, writerOf } from './open-database.js';
@@ -91,6 +92,30 @@ describe('WriterThread', () => {
     );
     assert.match(String((results[1] as PromiseRejectedResult).reason), /UNIQUE/);
     assert.deepEqual(keys(), ['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it('a statement that does not prepare fails its unit alone; the statements sent before still run', async () => {
+    const results = await Promise.allSettled([
+      writer.commitOps([insert('f'), { sql: 'INSERT INTO missing (k) VALUES (?)', params: ['x'] }], null),
+      writer.commitOps([{ sql: 'INSERT INTO t (k) VALUES (@k)', params: { k: 'g' } }], null),
+    ]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['rejected', 'fulfilled'],
+    );
+    assert.match(String((results[0] as PromiseRejectedResult).reason), /no such table/);
+    await writer.commitOps([insert('h'), { sql: 'INSERT INTO t (k) VALUES (@k)', params: { k: 'i' } }], null);
+    assert.deepEqual(keys(), ['a', 'b', 'c', 'd', 'e', 'g', 'h', 'i']);
+  });
+
+  it('a thread started after one stopped is sent the statements again', async () => {
+    const worker = (writer as unknown as { worker: Worker }).worker;
+    await new Promise((resolve) => {
+      worker.once('exit', resolve);
+      void worker.terminate();
+    });
+    await writer.commitOps([insert('j')], null);
+    assert.deepEqual(keys().slice(-2), ['i', 'j']);
   });
 });
 

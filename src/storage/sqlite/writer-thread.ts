@@ -16,26 +16,31 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
-db.pragma('cache_size = -65536');
+// SQLite's default 2 MB page cache, not the 64 MB the event loop's connection keeps: with 64 MB the
+// end of every commit spent ~10% of this thread's CPU walking the cache's hash table
+// (pcache1TruncateUnsafe, perf, 2026-11-28); pages it misses come from the OS cache (mapped file or WAL).
 db.pragma('mmap_size = 1073741824');
 db.pragma('wal_autocheckpoint = ' + workerData.autocheckpoint);
-const statements = new Map();
-const statement = (sql) => {
-  let s = statements.get(sql);
-  if (!s) { s = db.prepare(sql); statements.set(sql, s); }
-  return s;
-};
+// Statements by the number the event loop gave their text (see WriterThread.post); prepared on first
+// use, inside the unit that uses it, so that a statement that does not prepare fails only that unit.
+const texts = [];
+const prepared = [];
+const statement = (id) => prepared[id] ?? (prepared[id] = db.prepare(texts[id]));
+// A unit's ops arrive flat: statement number, then its parameters (an array, or an object of named ones).
 const runOps = (ops) => {
-  for (const op of ops) {
-    if (Array.isArray(op.params)) statement(op.sql).run(...op.params);
-    else statement(op.sql).run(op.params);
+  for (let i = 0; i < ops.length; i += 2) {
+    const params = ops[i + 1];
+    if (Array.isArray(params)) statement(ops[i]).run(...params);
+    else statement(ops[i]).run(params);
   }
 };
+const logInsert = db.prepare(workerData.logInsert);
+const logPrune = db.prepare(workerData.logPrune);
 let commits = 0;
 const logCommit = (changes) => {
   const now = Date.now();
-  statement(workerData.logInsert).run(workerData.writer, now, changes);
-  if (++commits % workerData.pruneEvery === 0) statement(workerData.logPrune).run(now - workerData.keepMs);
+  logInsert.run(workerData.writer, now, changes);
+  if (++commits % workerData.pruneEvery === 0) logPrune.run(now - workerData.keepMs);
 };
 // What the units change, one line each, as commit-changes.ts reads them (null: not known): its
 // mergeChanges, in the plain JavaScript this thread runs.
@@ -94,6 +99,7 @@ parentPort.on('message', (m) => {
     parentPort.postMessage({ closed: true });
     return;
   }
+  for (const [id, text] of m.statements) texts[id] = text;
   for (const u of m.units) queue.push(u);
   if (!scheduled) { scheduled = true; setImmediate(flush); }
 });
@@ -134,6 +140,8 @@ export class WriterThread implements OpsCommitter {
   private outgoing: Array<{ id: number; ops: readonly WriteOp[]; changes: CommitChanges }> = [];
   private scheduled = false;
   private closing: Promise<void> | undefined;
+  /** The number each statement text has on the current thread. */
+  private readonly statementIds = new Map<string, number>();
 
   constructor(
     private readonly file: string,
@@ -172,6 +180,8 @@ export class WriterThread implements OpsCommitter {
   }
 
   private start(): Worker {
+    // A new thread knows no statement numbers yet.
+    this.statementIds.clear();
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       // Plain JavaScript: no need for the parent's TypeScript loader or profiler flags.
@@ -194,12 +204,30 @@ export class WriterThread implements OpsCommitter {
     return worker;
   }
 
+  /**
+   * Sends the waiting units, each op as its statement's number and its parameters: a statement's text
+   * goes to the thread once. Posted as text with every op, it was copied across and hashed again for
+   * the thread's statement cache on each of a track's six to ten statements.
+   */
   private post(): void {
     this.scheduled = false;
     if (this.outgoing.length === 0) return;
-    const units = this.outgoing;
+    const statements: Array<[number, string]> = [];
+    const units = this.outgoing.map(({ id, ops, changes }) => {
+      const flat: unknown[] = [];
+      for (const op of ops) {
+        let n = this.statementIds.get(op.sql);
+        if (n === undefined) {
+          n = this.statementIds.size;
+          this.statementIds.set(op.sql, n);
+          statements.push([n, op.sql]);
+        }
+        flat.push(n, op.params);
+      }
+      return { id, ops: flat, changes };
+    });
     this.outgoing = [];
-    this.worker.postMessage({ type: 'write', units });
+    this.worker.postMessage({ type: 'write', statements, units });
   }
 
   private settle(reply: Reply): void {
