@@ -15,7 +15,7 @@ describe('BackgroundCheckpoints', () => {
     // Commits never checkpoint here: only the worker can keep the WAL short.
     db.pragma('wal_autocheckpoint = 0');
     db.exec('CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)');
-    const checkpoints = new BackgroundCheckpoints(file, { restartAtPages: 20 });
+    const checkpoints = new BackgroundCheckpoints(file, { restartAtPages: 20, intervalMs: 50 });
     try {
       const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
       const pad = 'x'.repeat(3000);
