@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { makeCircleGeofence } from '../../../test/helpers/fixtures.js';
 import type { Geofence } from '../../domain/geofences/geofence.js';
 import { buildGeofenceShape } from '../../domain/geofences/geofence-shape.js';
-import { presentGeofence, presentGeofenceJson } from './geofence-presenter.js';
+import { leanGeofence } from '../../domain/tracking/lean-geofence.js';
+import { geofenceJson, presentGeofence } from './geofence-presenter.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 
@@ -36,12 +37,26 @@ const polygon: Geofence = {
   dwellThreshold: 5,
 };
 
-describe('presentGeofenceJson', () => {
-  for (const [name, g] of Object.entries({ circle, polygon })) {
+describe('geofenceJson', () => {
+  const cases = { circle, polygon, 'lean circle': leanGeofence(circle), 'lean polygon': leanGeofence(polygon) };
+  for (const [name, g] of Object.entries(cases)) {
     it(`is the text of presentGeofence (${name})`, () => {
-      assert.equal(presentGeofenceJson(g, NOW), JSON.stringify(presentGeofence(g, NOW)));
+      assert.equal(geofenceJson(g, NOW), JSON.stringify(presentGeofence(g, NOW)));
       // Twice: the second print comes from the remembered outline.
-      assert.equal(presentGeofenceJson(g, NOW), JSON.stringify(presentGeofence(g, NOW)));
+      assert.equal(geofenceJson(g, NOW), JSON.stringify(presentGeofence(g, NOW)));
+      assert.equal(geofenceJson(g, NOW, false), JSON.stringify(presentGeofence(g, NOW, { geometry: false })));
     });
   }
+
+  it('leaves out unset fields as presentGeofence does', () => {
+    const bare = {
+      ...circle,
+      tag: null,
+      externalId: null,
+      description: undefined,
+      metadata: null,
+    } as unknown as Geofence;
+    assert.equal(geofenceJson(bare, NOW, false), JSON.stringify(presentGeofence(bare, NOW, { geometry: false })));
+    assert.doesNotMatch(geofenceJson(bare, NOW), /"tag"|"metadata"|"description"/);
+  });
 });

@@ -1,6 +1,6 @@
 import { type Geofence, isGeofenceEnabled } from '../../domain/geofences/geofence.js';
 import { polygonJson } from '../../geo/polygon-json.js';
-import { compact, iso, point } from './wire.js';
+import { compact, iso, jsonField, point, pointJson } from './wire.js';
 
 /** The spec's Geofence. `enabled` reads false once `disableAfter` has passed. */
 export function presentGeofence(g: Geofence, now: number, opts: { geometry?: boolean } = {}) {
@@ -12,13 +12,34 @@ export function presentGeofence(g: Geofence, now: number, opts: { geometry?: boo
 }
 
 /**
- * `JSON.stringify(presentGeofence(g, now))`, with the outline printed by `polygonJson`: right after a
- * write the store has just printed it.
+ * `JSON.stringify(presentGeofence(g, now, { geometry }))`, printed field by field, with the outline
+ * printed by `polygonJson` (about 4.5 times faster than JSON.stringify on doubles). Tracks and searches
+ * print fences by the thousand a second that no cache holds yet; building `presentGeofence`'s object
+ * first (spreads, `compact`'s keyed stores) cost more than the printing.
  */
-export function presentGeofenceJson(g: Geofence, now: number): string {
-  const before = JSON.stringify(compact(fieldsBeforeGeometry(g)));
-  const after = JSON.stringify(compact(fieldsAfterGeometry(g, now)));
-  return `${before.slice(0, -1)},"geometry":${polygonJson(g.geometry)},${after.slice(1)}`;
+export function geofenceJson(g: Geofence, now: number, geometry = true): string {
+  let s = `{"_id":${JSON.stringify(g.id)}`;
+  s += jsonField('createdAt', iso(g.createdAt));
+  s += jsonField('updatedAt', iso(g.updatedAt));
+  s += jsonField('live', g.live);
+  s += jsonField('tag', g.tag);
+  s += jsonField('externalId', g.externalId);
+  s += jsonField('description', g.description);
+  s += jsonField('type', g.type);
+  s += jsonField('mode', g.mode);
+  // Read once: a tracking index's circle redraws its outline on every read (`leanGeofence`).
+  const outline = geometry ? g.geometry : undefined;
+  if (outline) s += `,"geometry":${polygonJson(outline)}`;
+  s += `,"geometryCenter":${pointJson(g.geometryCenter)}`;
+  s += jsonField('geometryRadius', g.geometryRadius);
+  s += jsonField('metadata', g.metadata);
+  s += jsonField('userId', g.userId);
+  s += jsonField('enabled', isGeofenceEnabled(g, now));
+  s += jsonField('disableAfter', iso(g.disableAfter));
+  s += jsonField('deleteAfter', iso(g.deleteAfter));
+  s += jsonField('stopDetection', g.stopDetection);
+  s += jsonField('dwellThreshold', g.dwellThreshold);
+  return `${s}}`;
 }
 
 function fieldsBeforeGeometry(g: Geofence) {

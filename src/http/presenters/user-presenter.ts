@@ -1,7 +1,7 @@
 import { presentInsights, storedInsights } from '../../domain/insights/insights-tracker.js';
 import { storedPlace } from '../../domain/places/places-tracker.js';
 import type { User } from '../../domain/users/user.js';
-import { compact, iso, point } from './wire.js';
+import { compact, iso, jsonField, point, pointJson } from './wire.js';
 
 /**
  * The spec's User. `geofences` carries the fences the user is in, as the caller resolves them (the
@@ -31,6 +31,68 @@ export function presentUser(u: User, geofences: unknown[] = [], extra: Record<st
     ...(u.state.places ? { place: storedPlace(u.state.places) } : {}),
     ...extra,
   });
+}
+
+/** The fields `presentUser` prints first, in its order, `geofences` last. */
+const CORE_FIELDS = new Set([
+  '_id',
+  'live',
+  'userId',
+  'deviceId',
+  'installId',
+  'description',
+  'metadata',
+  'location',
+  'locationAccuracy',
+  'foreground',
+  'stopped',
+  'deviceType',
+  'ip',
+  'createdAt',
+  'updatedAt',
+  'geofences',
+]);
+
+/**
+ * `JSON.stringify(presentUser(u, geofences, extra))`, the fences given as the text of their JSON array,
+ * printed field by field. For a user printed once (each track saves a new one): building presentUser's
+ * object first costs a copy per spread and, in `compact`, a for-in with keyed stores that take V8's slow
+ * path, more than the printing itself.
+ */
+export function userJsonWith(u: User, geofencesJson: string, extra: Record<string, unknown>): string {
+  // A feature field named like a core field replaces it in place: rare enough for the long way.
+  for (const k in extra)
+    if (CORE_FIELDS.has(k)) return JSON.stringify(presentUser(u, JSON.parse(geofencesJson), extra));
+  let s = `{"_id":${JSON.stringify(u.id)}`;
+  s += jsonField('live', u.live);
+  s += jsonField('userId', u.userId);
+  s += jsonField('deviceId', u.deviceId);
+  s += jsonField('installId', u.installId);
+  s += jsonField('description', u.description);
+  s += jsonField('metadata', u.metadata);
+  if (u.location) s += `,"location":${pointJson(u.location)}`;
+  s += jsonField('locationAccuracy', u.locationAccuracy);
+  s += jsonField('foreground', u.foreground);
+  s += jsonField('stopped', u.stopped);
+  s += jsonField('deviceType', u.deviceType);
+  s += jsonField('ip', u.ip);
+  s += jsonField('createdAt', iso(u.createdAt));
+  s += jsonField('updatedAt', iso(u.updatedAt));
+  s += `,"geofences":${geofencesJson}`;
+  // The stored state's insights and place keep their place even when `extra` gives their value.
+  const insights = Boolean(u.state.insights);
+  const place = Boolean(u.state.places);
+  if (insights)
+    s += jsonField(
+      'insights',
+      Object.hasOwn(extra, 'insights') ? extra.insights : presentInsights(storedInsights(u.state.insights)),
+    );
+  if (place) s += jsonField('place', Object.hasOwn(extra, 'place') ? extra.place : storedPlace(u.state.places));
+  for (const k in extra) {
+    if ((insights && k === 'insights') || (place && k === 'place')) continue;
+    s += jsonField(k, extra[k]);
+  }
+  return `${s}}`;
 }
 
 const NO_FENCES = '"geofences":[]';

@@ -44,6 +44,22 @@ export function point(p: Position): { type: 'Point'; coordinates: Position } {
   return { type: 'Point', coordinates: p };
 }
 
+/** `JSON.stringify(point(p))`. */
+export function pointJson(p: Position | undefined): string {
+  return p === undefined ? '{"type":"Point"}' : `{"type":"Point","coordinates":${JSON.stringify(p)}}`;
+}
+
+/**
+ * `,"name":value`, or nothing where `compact` and JSON.stringify would leave the field out: for
+ * presenters that print a document field by field instead of building the object `compact` copies.
+ * Names are the code's own, none needing escapes.
+ */
+export function jsonField(name: string, value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = JSON.stringify(value) as string | undefined;
+  return text === undefined ? '' : `,"${name}":${text}`;
+}
+
 /**
  * `o` without its null and undefined fields: unset fields are left out of responses rather than sent as
  * null. A copy, not `delete`: an object that lost properties goes to dictionary mode, which JSON.stringify

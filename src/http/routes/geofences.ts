@@ -5,7 +5,7 @@ import type { AppDeps } from '../context.js';
 import { defineRoute, JsonText } from '../define-route.js';
 import { cursor, listLimit, pathSegment } from '../params/common.js';
 import { bool, datetime, jsonValue, metadata, num, oneOf, str } from '../params/index.js';
-import { presentGeofence, presentGeofenceJson } from '../presenters/geofence-presenter.js';
+import { geofenceJson, presentGeofence } from '../presenters/geofence-presenter.js';
 import { JsonCache } from '../presenters/json-cache.js';
 import { presentUser } from '../presenters/user-presenter.js';
 
@@ -37,7 +37,7 @@ export function geofenceRoutes(app: FastifyInstance, { services, clock, store }:
   const unfollow = store.onExternalChange((change) => documents.storeChanged(change, 'geofences'));
   app.addHook('onClose', async () => unfollow());
   /** The response text of a fence. */
-  const answer = (g: Geofence, now: number) => `{"meta":{"code":200},"geofence":${presentGeofenceJson(g, now)}}`;
+  const answer = (g: Geofence, now: number) => `{"meta":{"code":200},"geofence":${geofenceJson(g, now)}}`;
   /**
    * The response text of a fence read, kept until the fence changes (or its `disableAfter` passes). A
    * write's answer is not kept: kept texts outlive the young generation, and with every PUT's kept, a

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseRangedBeacons } from '../../domain/beacons/ranged-beacons.js';
 import { ApiError, invalidParam } from '../../domain/errors.js';
@@ -23,13 +22,9 @@ import {
 import { applyRateHeaders, rateLimited } from '../plugins/auth.js';
 import { presentEvent } from '../presenters/event-presenter.js';
 import { GeofenceJson } from '../presenters/geofence-json.js';
-import { presentUser } from '../presenters/user-presenter.js';
+import { userJsonWith } from '../presenters/user-presenter.js';
 
 const DEVICE_TYPES = ['iOS', 'Android', 'Web'] as const;
-
-/** Printed where the user's `geofences` array goes; random, so no client-sent text can match it. */
-const FENCES_MARKER = [`fences:${randomUUID()}`];
-const FENCES_MARKER_JSON = JSON.stringify(FENCES_MARKER);
 
 /** Every body rule of the spec; any other field (source, sdkVersion, speed, ...) is ignored. */
 export const trackBody = {
@@ -79,15 +74,12 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
     if (!decision.allowed) throw rateLimited(decision);
   };
   // The fences a user is in come from the tracking index, the same objects track after track: their
-  // text is printed once per fence version, and spliced into the user's where the marker was printed.
+  // text is printed once per fence version.
   const fenceJson = new GeofenceJson({ geometry: false });
   const present = (r: TrackResult) => {
-    const user = JSON.stringify(presentUser(r.user, FENCES_MARKER, r.userFields));
-    const at = user.indexOf(FENCES_MARKER_JSON);
-    const fences = fenceJson.list(r.inside, clock.now());
-    const userText = user.slice(0, at) + fences + user.slice(at + FENCES_MARKER_JSON.length);
+    const user = userJsonWith(r.user, fenceJson.list(r.inside, clock.now()), r.userFields);
     const events = JSON.stringify(r.events.map(presentEvent));
-    return new JsonText(`{"meta":{"code":200},"events":${events},"user":${userText}}`);
+    return new JsonText(`{"meta":{"code":200},"events":${events},"user":${user}}`);
   };
 
   defineRoute(

@@ -1,6 +1,7 @@
 import type { LocationEvent } from '../../domain/events/event.js';
 import type { Page } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
+import { eventDocuments } from '../event-document.js';
 import type { EventListQuery, EventStore } from '../store.js';
 import type { SqliteDb } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
@@ -52,10 +53,11 @@ function fromFiltered(typeCount: number, byUser: boolean): string {
 
 /** The rows of a track's events, written in the track's unit. */
 export function eventRowOps(events: readonly LocationEvent[]): WriteOp[] {
-  return events.map((e) => ({
+  const docs = eventDocuments(events);
+  return events.map((e, i) => ({
     sql: EVENT_INSERT,
     // Positional: posted to the writer thread, an object's eight key names would be copied with each event.
-    params: [e.id, e.projectId, e.live ? 1 : 0, e.type, e.user.id, e.user.userId, e.createdAt, JSON.stringify(e)],
+    params: [e.id, e.projectId, e.live ? 1 : 0, e.type, e.user.id, e.user.userId, e.createdAt, docs[i]],
   }));
 }
 
