@@ -1,5 +1,5 @@
 import type { LocationEvent } from '../../domain/events/event.js';
-import { compact, iso, point } from './wire.js';
+import { compact, iso, jsonField, point, pointJson } from './wire.js';
 
 /**
  * The spec's Event, plus `actualCreatedAt` (server time; `createdAt` is the update's time) and
@@ -22,4 +22,47 @@ export function presentEvent(e: LocationEvent) {
     duration: e.duration,
     replayed: e.replayed ?? false,
   });
+}
+
+/** The fields `presentEvent` prints itself, which a type's `extra` would replace in place. */
+const CORE_FIELDS = new Set([
+  '_id',
+  'live',
+  'type',
+  'createdAt',
+  'actualCreatedAt',
+  'user',
+  'geofence',
+  'trip',
+  'location',
+  'locationAccuracy',
+  'confidence',
+  'duration',
+  'replayed',
+]);
+
+/**
+ * `JSON.stringify(presentEvent(e))`, printed field by field: a track answers with its new events,
+ * printed once each (see `userJsonWith`).
+ */
+export function eventJson(e: LocationEvent): string {
+  const extra = e.extra ?? {};
+  for (const k in extra) if (CORE_FIELDS.has(k)) return JSON.stringify(presentEvent(e));
+  let s = `{"_id":${JSON.stringify(e.id)}`;
+  s += jsonField('live', e.live);
+  s += jsonField('type', e.type);
+  s += jsonField('createdAt', iso(e.createdAt));
+  s += jsonField('actualCreatedAt', iso(e.actualCreatedAt));
+  const u = e.user;
+  const user = jsonField('_id', u.id) + jsonField('userId', u.userId) + jsonField('deviceId', u.deviceId);
+  s += `,"user":{${(user + jsonField('metadata', u.metadata)).slice(1)}}`;
+  s += jsonField('geofence', e.geofence);
+  s += jsonField('trip', e.trip);
+  for (const k in extra) s += jsonField(k, extra[k]);
+  s += `,"location":${pointJson(e.location)}`;
+  s += jsonField('locationAccuracy', e.locationAccuracy);
+  s += jsonField('confidence', e.confidence);
+  s += jsonField('duration', e.duration);
+  s += jsonField('replayed', e.replayed ?? false);
+  return `${s}}`;
 }
