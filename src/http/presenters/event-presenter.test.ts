@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LocationEvent } from '../../domain/events/event.js';
-import { eventJson, presentEvent } from './event-presenter.js';
+import { eventForJson, presentEvent } from './event-presenter.js';
 
 const base: LocationEvent = {
   id: 'e1',
@@ -17,14 +17,14 @@ const base: LocationEvent = {
   geofence: { _id: 'g1', description: 'Store', tag: 'store' },
 };
 
-describe('eventJson', () => {
-  const same = (e: LocationEvent) => assert.equal(eventJson(e), JSON.stringify(presentEvent(e)));
+describe('eventForJson', () => {
+  const same = (e: LocationEvent) => assert.equal(JSON.stringify(eventForJson(e)), JSON.stringify(presentEvent(e)));
 
   it('prints presentEvent, unset fields left out and replayed false by default', () => {
     same(base);
     same({ ...base, type: 'user.exited_geofence', duration: 12.5, replayed: true });
     same({ ...base, user: { id: 'u2', userId: null, deviceId: null, metadata: null }, geofence: undefined });
-    assert.match(eventJson(base), /"replayed":false}$/);
+    assert.match(JSON.stringify(eventForJson(base)), /"replayed":false}$/);
   });
 
   it("puts a type's extra fields between the snapshots and the location", () => {
@@ -40,5 +40,9 @@ describe('eventJson', () => {
 
   it('lets an extra field named like a core field replace it in place', () => {
     same({ ...base, extra: { confidence: 1, note: 'x' } });
+  });
+
+  it('leaves out null fields as presentEvent does', () => {
+    same({ ...base, geofence: null, trip: null, duration: null } as unknown as LocationEvent);
   });
 });

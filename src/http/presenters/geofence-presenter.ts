@@ -1,6 +1,6 @@
 import { type Geofence, isGeofenceEnabled } from '../../domain/geofences/geofence.js';
 import { polygonJson } from '../../geo/polygon-json.js';
-import { compact, iso, jsonField, point, pointJson } from './wire.js';
+import { compact, iso, isoField, jsonField, point, pointJson } from './wire.js';
 
 /** The spec's Geofence. `enabled` reads false once `disableAfter` has passed. */
 export function presentGeofence(g: Geofence, now: number, opts: { geometry?: boolean } = {}) {
@@ -19,8 +19,8 @@ export function presentGeofence(g: Geofence, now: number, opts: { geometry?: boo
  */
 export function geofenceJson(g: Geofence, now: number, geometry = true): string {
   let s = `{"_id":${JSON.stringify(g.id)}`;
-  s += jsonField('createdAt', iso(g.createdAt));
-  s += jsonField('updatedAt', iso(g.updatedAt));
+  s += isoField('createdAt', g.createdAt);
+  s += isoField('updatedAt', g.updatedAt);
   s += jsonField('live', g.live);
   s += jsonField('tag', g.tag);
   s += jsonField('externalId', g.externalId);
@@ -35,8 +35,8 @@ export function geofenceJson(g: Geofence, now: number, geometry = true): string 
   s += jsonField('metadata', g.metadata);
   s += jsonField('userId', g.userId);
   s += jsonField('enabled', isGeofenceEnabled(g, now));
-  s += jsonField('disableAfter', iso(g.disableAfter));
-  s += jsonField('deleteAfter', iso(g.deleteAfter));
+  s += isoField('disableAfter', g.disableAfter);
+  s += isoField('deleteAfter', g.deleteAfter);
   s += jsonField('stopDetection', g.stopDetection);
   s += jsonField('dwellThreshold', g.dwellThreshold);
   return `${s}}`;

@@ -1,7 +1,7 @@
 import { presentInsights, storedInsights } from '../../domain/insights/insights-tracker.js';
 import { storedPlace } from '../../domain/places/places-tracker.js';
 import type { User } from '../../domain/users/user.js';
-import { compact, iso, jsonField, point, pointJson } from './wire.js';
+import { compact, iso, isoField, jsonField, point, pointJson } from './wire.js';
 
 /**
  * The spec's User. `geofences` carries the fences the user is in, as the caller resolves them (the
@@ -76,8 +76,8 @@ export function userJsonWith(u: User, geofencesJson: string, extra: Record<strin
   s += jsonField('stopped', u.stopped);
   s += jsonField('deviceType', u.deviceType);
   s += jsonField('ip', u.ip);
-  s += jsonField('createdAt', iso(u.createdAt));
-  s += jsonField('updatedAt', iso(u.updatedAt));
+  s += isoField('createdAt', u.createdAt);
+  s += isoField('updatedAt', u.updatedAt);
   s += `,"geofences":${geofencesJson}`;
   // The stored state's insights and place keep their place even when `extra` gives their value.
   const insights = Boolean(u.state.insights);

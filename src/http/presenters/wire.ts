@@ -55,9 +55,17 @@ export function pointJson(p: Position | undefined): string {
  * Names are the code's own, none needing escapes.
  */
 export function jsonField(name: string, value: unknown): string {
+  // Booleans and numbers print without a JSON.stringify call, whose fixed cost is most of a small value's.
+  if (typeof value === 'boolean') return `,"${name}":${value}`;
+  if (typeof value === 'number') return `,"${name}":${Number.isFinite(value) ? value : 'null'}`;
   if (value === null || value === undefined) return '';
   const text = JSON.stringify(value) as string | undefined;
   return text === undefined ? '' : `,"${name}":${text}`;
+}
+
+/** `jsonField(name, iso(ms))`: an ISO time needs no escapes. */
+export function isoField(name: string, ms: number | null | undefined): string {
+  return ms === null || ms === undefined ? '' : `,"${name}":"${iso(ms)}"`;
 }
 
 /**
