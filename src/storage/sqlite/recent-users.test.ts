@@ -28,6 +28,21 @@ describe('SqliteUserStore: users remembered by identity stay the newest stored',
     });
   });
 
+  it('remembers a user it created under identities no user had, without a read', async () => {
+    await withSqliteStore(async (store) => {
+      await track(store, makeUser(tenant, { id: 'a', userId: 'u-a', deviceId: 'd1', updatedAt: 1000 }));
+      // Gone from the table behind the store's back: only what the store remembers can answer.
+      store.db.prepare('DELETE FROM users').run();
+      assert.equal(await byDevice(store, 'd1'), 'a');
+      const byUserId = await store.users.findTrackCandidates(tenant, { userId: 'u-a', deviceId: 'd1' });
+      assert.equal(byUserId.byUserId?.id, 'a');
+      // A user made beside another one with the same device is not remembered: a read decides.
+      await track(store, makeUser(tenant, { id: 'b', userId: 'u-b', deviceId: 'd1', updatedAt: 2000 }));
+      store.db.prepare('DELETE FROM users').run();
+      assert.equal(await byDevice(store, 'd1'), null);
+    });
+  });
+
   it('forgets a device its user moved away from, and sees the moved user under its new device', async () => {
     await withSqliteStore(async (store) => {
       await track(store, makeUser(tenant, { id: 'a', userId: 'u-a', deviceId: 'd1', updatedAt: 1000 }));

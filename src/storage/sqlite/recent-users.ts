@@ -18,10 +18,12 @@ const MAX_KEYS = 50_000;
  * the writer thread's commits finds the connection's page cache dropped, and costs several times a
  * cached one.
  *
- * Only a database read fills an entry, because only it knows the user is the newest with that
- * identity. A written user refreshes the entries that already name it (its `updatedAt` only grows, so
- * it stays the newest), and drops those that name another user (it may now be newer) or that it no
- * longer matches (a moved deviceId). Deleting users and writes outside tracks drop everything
+ * A database read fills an entry, because it knows the user is the newest with that identity, and
+ * so does the creation of a user whose identities the track's read found on no user (without it, a
+ * device's first track after the one that created its user read the database). A written user
+ * refreshes the entries that already name it (its `updatedAt` only grows, so it stays the newest),
+ * and drops those that name another user (it may now be newer) or that it no longer matches (a moved
+ * deviceId). Deleting users and writes outside tracks drop everything
  * (`clear`); another process's write of a user drops that user and its identities (`forget`, `forgetKey`).
  */
 export class RecentUsers {
@@ -50,6 +52,16 @@ export class RecentUsers {
       const [oldest, itsKeys] = takeOldest(this.#keysOf)!;
       this.#dropEntries(oldest, itsKeys);
     }
+  }
+
+  /**
+   * `user` was created with row text `doc` because a read under the identities' lock found no user
+   * with its userId nor its deviceId: it is the newest with them, as a read would find it.
+   */
+  created(user: User, doc: string): void {
+    const tenant = { projectId: user.projectId, live: user.live };
+    if (user.deviceId !== null) this.found(tenant, 'device_id', user.deviceId, user.id, doc);
+    if (user.userId !== null) this.found(tenant, 'user_id', user.userId, user.id, doc);
   }
 
   /** `user` was committed with row text `doc`. */
