@@ -5,12 +5,13 @@ import type { Tenant } from '../../domain/tenant.js';
 import type { Trip } from '../../domain/trips/trip.js';
 import type { User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
+import { eventDocuments } from '../event-document.js';
 import type { TrackCandidates, TrackIdentity, TrackUnit, TrackWrite, UserLocation, UserStore } from '../store.js';
 import type { ChangeNotifier } from './change-notifier.js';
 import { inTransaction } from './open-pool.js';
 import { pagedDocs } from './paged-docs.js';
 import { ensurePrepared, execute, replanIfDue } from './prepared-statements.js';
-import { lit, row, runBatch } from './sql-batch.js';
+import { lit, quote, row, runBatch } from './sql-batch.js';
 import { type GroupableTrack, TrackGroups } from './track-groups.js';
 import { GroupConflict, type PrefetchedTrips, trackTransaction } from './track-transaction.js';
 import { announceUserWrite, UserNearCache, userChangePrefix, watchLockKey } from './user-near-cache.js';
@@ -358,7 +359,8 @@ export function trackWriteSql(tenant: Tenant, user: User, events: readonly Locat
     lit(user.updatedAt),
     pointLiteral(user),
     lit(user),
-    lit(events),
+    // As `lit(events)`, with the fields the events share printed once (jsonb keeps no key order).
+    quote(`[${eventDocuments(events).join(',')}]`),
     lit(userChangePrefix(tenant, user.id, user.location)),
   ]);
 }
