@@ -23,8 +23,8 @@ const MAX_KEYS = 50_000;
  * device's first track after the one that created its user read the database). A written user
  * refreshes the entries that already name it (its `updatedAt` only grows, so it stays the newest),
  * and drops those that name another user (it may now be newer) or that it no longer matches (a moved
- * deviceId). Deleting users and writes outside tracks drop everything
- * (`clear`); another process's write of a user drops that user and its identities (`forget`, `forgetKey`).
+ * deviceId). Deleting users and writes outside tracks drop everything (`clear`); another process's
+ * write of a user drops that user and its identities (`forget`, `forgetKey`).
  */
 export class RecentUsers {
   readonly #entries = new Map<string, Entry>();

@@ -172,7 +172,7 @@ export class SqliteUserStore implements UserStore {
       );
       committed = true;
       this.#recent.written(user, doc);
-      if (found.byUserId === null && found.byDeviceId === null && stored === null) this.#recent.created(user, doc);
+      if (found.byUserId === null && found.byDeviceId === null) this.#recent.created(user, doc);
       this.#addIdentities(user, user);
       return result;
     } finally {
