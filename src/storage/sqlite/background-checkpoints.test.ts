@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BackgroundCheckpoints } from './background-checkpoints.js';
+import { BackgroundCheckpoints, CHECKPOINTS_STOPPED } from './background-checkpoints.js';
 import { openDatabase } from './open-database.js';
 
 describe('BackgroundCheckpoints', () => {
@@ -34,6 +34,31 @@ describe('BackgroundCheckpoints', () => {
     } finally {
       await checkpoints.close();
       db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('warns on stderr when its thread fails, instead of leaving commits to checkpoint in silence', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'checkpoints-'));
+    // A directory that does not exist: the thread cannot open the file.
+    const file = join(dir, 'missing', 'test.db');
+    const warned = new Promise<Error>((resolve) => {
+      const onWarning = (w: Error & { code?: string }) => {
+        if (w.code !== CHECKPOINTS_STOPPED) return;
+        process.off('warning', onWarning);
+        resolve(w);
+      };
+      process.on('warning', onWarning);
+    });
+    const checkpoints = new BackgroundCheckpoints(file, { intervalMs: 50 });
+    try {
+      const warning = await Promise.race([
+        warned,
+        sleep(5000).then(() => assert.fail('no warning within 5 s of the thread failing')),
+      ]);
+      assert.match(warning.message, /background checkpoints stopped/);
+    } finally {
+      await checkpoints.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -24,6 +24,9 @@ const CHECKPOINT_INTERVAL_MS = 250;
 const RESTART_AT_PAGES = 32_000;
 export const WAL_FALLBACK_CHECKPOINT_PAGES = 2 * RESTART_AT_PAGES;
 
+/** The code of the process warning emitted when the checkpointing thread fails. */
+export const CHECKPOINTS_STOPPED = 'WHEREABOUTS_CHECKPOINTS_STOPPED';
+
 // Plain CommonJS, so the worker needs no TypeScript loader. PASSIVE never waits for the writer and never
 // blocks it: it copies what is committed. A writer restarts the WAL only when it begins with every
 // page copied, which under steady writes never happens (commits land while the copy syncs), so the WAL
@@ -79,8 +82,15 @@ export class BackgroundCheckpoints {
       workerData: { file, driver, intervalMs, restartAt: restartAtPages },
     });
     // A failing checkpointer must not take the server down: commits fall back to checkpointing
-    // themselves (the connection keeps a `wal_autocheckpoint` threshold).
-    this.worker.on('error', () => {});
+    // themselves (the connection keeps a `wal_autocheckpoint` threshold). Said on stderr all the
+    // same: under load each such commit then stalls every write for ~200 ms every few seconds, which
+    // two benchmark sessions took for a slow disk before finding the thread dead.
+    this.worker.on('error', (err) =>
+      process.emitWarning(
+        `SQLite background checkpoints stopped (${err.message}); commits now checkpoint the WAL themselves, in long stalls under load`,
+        { code: CHECKPOINTS_STOPPED },
+      ),
+    );
     this.worker.once('exit', () => {
       this.exited = true;
     });
