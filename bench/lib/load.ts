@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { fixedRateLoad } from './fixed-rate-load.js';
 import type { BenchContext, BenchResult } from './types.js';
+import { WalFrameWatch } from './wal-frames.js';
 import { useWrk, wrkLoad } from './wrk-load.js';
 
 export interface LoadRequest {
@@ -70,8 +71,10 @@ export async function measure(
     result = await measureLoad(ctx, name, requests, { ...opts, warmupSeconds: warmup, measuring });
   } else {
     if (warmup > 0) await measureLoad({ ...ctx, durationSeconds: warmup }, `${name} (warm-up)`, requests, opts);
+    const wal = process.env.BENCH_WAL_FRAMES ? WalFrameWatch.start(ctx.dataDir) : null;
     before = cpuTicks(ctx.serverPids);
     result = await measureLoad(ctx, name, requests, opts);
+    if (wal) process.stderr.write(`${name}: ${wal.report(result.requests)}\n`);
   }
   const after = cpuTicks(ctx.serverPids);
   if (before === null || after === null || result.requests === 0) return result;
