@@ -60,9 +60,39 @@ const CORE_FIELDS = new Set([
  * path, more than the printing itself.
  */
 export function userJsonWith(u: User, geofencesJson: string, extra: Record<string, unknown>): string {
-  // A feature field named like a core field replaces it in place: rare enough for the long way.
-  for (const k in extra)
-    if (CORE_FIELDS.has(k)) return JSON.stringify(presentUser(u, JSON.parse(geofencesJson), extra));
+  const around = userJsonAround(u, extra);
+  if (around === null) return JSON.stringify(presentUser(u, JSON.parse(geofencesJson), extra));
+  return `${around[0]}${geofencesJson}${around[1]}`;
+}
+
+/**
+ * The text of each user's JSON around its `geofences` array. By the user object: searches return the
+ * same stored users over and over (see `UserLocationRegistry`), and a user is never modified in place (a
+ * track writes a new object), so an entry needs no invalidation.
+ */
+const parts = new WeakMap<User, readonly [string, string]>();
+const NO_EXTRA: Record<string, unknown> = {};
+
+/**
+ * `JSON.stringify(presentUser(u, geofences))`, the fences given as the text of their JSON array (see
+ * `GeofenceJson`): the user's text around the array is printed once and kept.
+ */
+export function userJson(u: User, geofencesJson: string): string {
+  let p = parts.get(u);
+  if (p === undefined) {
+    // Without feature fields nothing can stand in for a core field.
+    p = userJsonAround(u, NO_EXTRA)!;
+    parts.set(u, p);
+  }
+  return `${p[0]}${geofencesJson}${p[1]}`;
+}
+
+/**
+ * The text of `presentUser(u, geofences, extra)` before and after its `geofences` array, or null when a
+ * feature field named like a core field replaces it in place (rare enough for `presentUser`'s long way).
+ */
+function userJsonAround(u: User, extra: Record<string, unknown>): readonly [string, string] | null {
+  for (const k in extra) if (CORE_FIELDS.has(k)) return null;
   let s = `{"_id":${JSON.stringify(u.id)}`;
   s += jsonField('live', u.live);
   s += jsonField('userId', u.userId);
@@ -78,55 +108,19 @@ export function userJsonWith(u: User, geofencesJson: string, extra: Record<strin
   s += jsonField('ip', u.ip);
   s += isoField('createdAt', u.createdAt);
   s += isoField('updatedAt', u.updatedAt);
-  s += `,"geofences":${geofencesJson}`;
   // The stored state's insights and place keep their place even when `extra` gives their value.
   const insights = Boolean(u.state.insights);
   const place = Boolean(u.state.places);
+  let after = '';
   if (insights)
-    s += jsonField(
+    after += jsonField(
       'insights',
       Object.hasOwn(extra, 'insights') ? extra.insights : presentInsights(storedInsights(u.state.insights)),
     );
-  if (place) s += jsonField('place', Object.hasOwn(extra, 'place') ? extra.place : storedPlace(u.state.places));
+  if (place) after += jsonField('place', Object.hasOwn(extra, 'place') ? extra.place : storedPlace(u.state.places));
   for (const k in extra) {
     if ((insights && k === 'insights') || (place && k === 'place')) continue;
-    s += jsonField(k, extra[k]);
+    after += jsonField(k, extra[k]);
   }
-  return `${s}}`;
-}
-
-const NO_FENCES = '"geofences":[]';
-
-/**
- * The text of each user's JSON around its `geofences` array, or null when it cannot be cut there. By
- * the user object: searches return the same stored users over and over (see `UserLocationRegistry`),
- * and a user is never modified in place (a track writes a new object), so an entry needs no invalidation.
- */
-const parts = new WeakMap<User, readonly [string, string] | null>();
-
-/**
- * `JSON.stringify(presentUser(u, geofences))`, the fences given as the text of their JSON array (see
- * `GeofenceJson`): one serialisation of the user, with the array spliced in where `[]` was printed.
- */
-export function userJson(u: User, geofencesJson: string): string {
-  let p = parts.get(u);
-  if (p === undefined) {
-    p = splitAtFences(u);
-    parts.set(u, p);
-  }
-  if (p === null) return JSON.stringify({ ...presentUser(u), geofences: JSON.parse(geofencesJson) });
-  return `${p[0]}"geofences":${geofencesJson}${p[1]}`;
-}
-
-function splitAtFences(u: User): readonly [string, string] | null {
-  const o = presentUser(u);
-  const text = JSON.stringify(o);
-  // `geofences` is the last field but for those the user's stored state adds, in this order.
-  const after =
-    o.insights === undefined && o.place === undefined
-      ? '}'
-      : `,${JSON.stringify({ insights: o.insights, place: o.place }).slice(1)}`;
-  const at = text.length - after.length - NO_FENCES.length;
-  if (!text.startsWith(NO_FENCES, at) || !text.endsWith(after)) return null;
-  return [text.slice(0, at), after];
+  return [`${s},"geofences":`, `${after}}`];
 }

@@ -171,8 +171,9 @@ export class SqliteUserStore implements UserStore {
         mergeChanges([changeLine('users', user, user.id), ...unit.changes]),
       );
       committed = true;
-      this.#recent.written(user, doc);
+      // A created user has no entry to refresh: the read that found none would have answered from one.
       if (found.byUserId === null && found.byDeviceId === null) this.#recent.created(user, doc);
+      else this.#recent.written(user, doc);
       this.#addIdentities(user, user);
       return result;
     } finally {
