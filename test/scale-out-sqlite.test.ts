@@ -132,6 +132,42 @@ describe('several API processes over one SQLite file', { skip }, () => {
     assert.deepEqual(seen, [[], ['searched']], 'moved in B’s index by A’s track alone');
   });
 
+  it("a fence's users listed through one process follow the other one's tracks in, out and back", async () => {
+    const [a, b] = pair();
+    const inside = offset(BROOKLYN, 9000, -4000);
+    const outside = offset(inside, 3000, 0);
+    const id = await putCircle(a, 'members', inside);
+    const members = async () =>
+      (await call(b, 'GET', '/v1/geofences/scale/members/users', { key: keys.secret })).body.users.map(
+        (u: { deviceId: string }) => u.deviceId,
+      );
+    assert.deepEqual(
+      await eventually(
+        () => contextFences(b, inside),
+        (seen) => seen.length > 0,
+      ),
+      ['members'],
+    );
+    assert.deepEqual(await members(), [], 'B holds who is in which fence before the tracks');
+    assert.equal((await track(a, 'member-1', inside)).status, 200);
+    assert.equal((await track(a, 'member-2', inside)).status, 200);
+    assert.deepEqual(await eventually(members, (seen) => seen.length === 2), ['member-2', 'member-1']);
+    await new Promise((r) => setTimeout(r, 1050));
+    assert.equal((await track(a, 'member-2', outside)).status, 200);
+    assert.deepEqual(await eventually(members, (seen) => seen.length === 1), ['member-1'], 'left through A');
+    assert.equal((await track(a, 'member-1', inside)).status, 200);
+    await new Promise((r) => setTimeout(r, 1050));
+    assert.equal((await track(a, 'member-2', inside)).status, 200);
+    assert.deepEqual(await eventually(members, (seen) => seen.length === 2), ['member-2', 'member-1']);
+    assert.equal((await call(b, 'DELETE', `/v1/geofences/${id}`, { key: keys.secret })).status, 200);
+    const db = new Database(path.join(dataDir, 'whereabouts.db'), { readonly: true });
+    try {
+      assert.equal(db.prepare('SELECT count(*) FROM user_geofences WHERE geofence_id = ?').pluck().get(id), 0);
+    } finally {
+      db.close();
+    }
+  });
+
   it('logs what each commit changed, and usage counts as nothing another process keeps', async () => {
     const db = new Database(path.join(dataDir, 'whereabouts.db'), { readonly: true });
     try {

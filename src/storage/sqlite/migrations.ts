@@ -125,4 +125,18 @@ export const SQLITE_MIGRATIONS: Array<{ version: number; name: string; sql: stri
     // just those records. NULL: not said, as older rows and the CLI's bulk loads leave it.
     sql: 'ALTER TABLE commit_log ADD COLUMN changes TEXT;',
   },
+  {
+    version: 8,
+    name: 'user_geofences_by_user_only',
+    // Memberships keyed by user alone: who is in a fence is kept in memory (fence-members.ts). The
+    // index by fence and time cost each track a random leaf per membership (about half of a track's
+    // WAL frames), and each known device's track a re-stamp of its rows.
+    sql: `
+      CREATE TABLE user_geofences_v8 (
+        user_pk TEXT NOT NULL, geofence_id TEXT NOT NULL, PRIMARY KEY (user_pk, geofence_id)) WITHOUT ROWID;
+      INSERT INTO user_geofences_v8 (user_pk, geofence_id) SELECT user_pk, geofence_id FROM user_geofences;
+      DROP TABLE user_geofences;
+      ALTER TABLE user_geofences_v8 RENAME TO user_geofences;
+    `,
+  },
 ];

@@ -35,17 +35,19 @@ describe('SQLite query plans', () => {
     }
   });
 
-  it('memberships are found by user through their key and by fence through the page index', () => {
+  it('memberships are found by their key, user first; who is in a fence is read in one pass for memory', () => {
     assert.deepEqual(plan('DELETE FROM user_geofences WHERE user_pk = @u', { u: 'u' }), [
       'SEARCH user_geofences USING PRIMARY KEY (user_pk=?)',
     ]);
+    assert.deepEqual(plan('DELETE FROM user_geofences WHERE user_pk = @u AND geofence_id = @g', { u: 'u', g: 'g' }), [
+      'SEARCH user_geofences USING PRIMARY KEY (user_pk=? AND geofence_id=?)',
+    ]);
     assert.deepEqual(
-      plan('DELETE FROM user_geofences WHERE project_id = @p AND live = @l AND geofence_id = @g', {
-        p: 'p',
-        l: 0,
-        g: 'g',
-      }),
-      ['SEARCH user_geofences USING COVERING INDEX user_geofences_page (project_id=? AND live=? AND geofence_id=?)'],
+      plan(
+        'SELECT m.geofence_id, m.user_pk, u.updated_at FROM user_geofences AS m JOIN users AS u ON u.id = m.user_pk',
+        {},
+      ),
+      ['SCAN m', 'SEARCH u USING INDEX sqlite_autoindex_users_1 (id=?)'],
     );
   });
 

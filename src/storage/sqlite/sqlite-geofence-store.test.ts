@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { makeCircleGeofence } from '../../../test/helpers/fixtures.js';
+import { makeCircleGeofence, makeUser } from '../../../test/helpers/fixtures.js';
 import { withSqliteStore } from '../../../test/helpers/sqlite-store.js';
 import type { SqliteStore } from './sqlite-store.js';
 
@@ -50,11 +50,8 @@ for (const writerThread of [true, false]) {
       await withStore(async (store) => {
         const old = makeCircleGeofence(tenant, { id: 'g-old', createdAt: 10, deleteAfter: NOW - 1 });
         await store.geofences.upsert(old, NOW - 1000);
-        store.db
-          .prepare(
-            'INSERT INTO user_geofences (project_id, live, geofence_id, user_pk, updated_at) VALUES (?, 0, ?, ?, 1)',
-          )
-          .run(tenant.projectId, 'g-old', 'u-1');
+        const inOld = { geofenceId: 'g-old', enteredAt: 1, dwelled: false };
+        await store.users.save(makeUser(tenant, { id: 'u-1', userId: 'one', updatedAt: 1, geofences: [inOld] }));
         const { geofence, replacedId } = await store.geofences.upsert(
           makeCircleGeofence(tenant, { id: 'g-new', createdAt: NOW, description: 'new' }),
           NOW,

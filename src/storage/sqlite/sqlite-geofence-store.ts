@@ -4,6 +4,7 @@ import type { Tenant } from '../../domain/tenant.js';
 import { geofenceDocument } from '../geofence-document.js';
 import type { GeofenceListQuery, GeofenceStore, GeofenceUpsert } from '../store.js';
 import { changeLine, mergeChanges } from './commit-changes.js';
+import type { FenceMembers } from './fence-members.js';
 import type { GroupCommit } from './group-commit.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
@@ -13,14 +14,16 @@ import { runOps, type WriteOp } from './write-ops.js';
 const HOLDER_OF_TAG =
   'SELECT id, delete_after, created_at FROM geofences WHERE project_id = ? AND live = ? AND tag = ? AND external_id = ?';
 
-/** Memberships of a deleted fence; by tenant, so that the user_geofences_page index finds them. */
-const DELETE_MEMBERSHIPS = 'DELETE FROM user_geofences WHERE project_id = ? AND live = ? AND geofence_id = ?';
+/** One membership of a deleted fence: the table is keyed by user, and FenceMembers says which users. */
+const DELETE_MEMBERSHIP = 'DELETE FROM user_geofences WHERE user_pk = ? AND geofence_id = ?';
 
 export class SqliteGeofenceStore implements GeofenceStore {
   constructor(
     private readonly db: SqliteDb,
     /** A group commit on this thread (see SqliteStore): an upsert reads what holds its tag as it writes. */
     private readonly commits: GroupCommit,
+    /** Who is in each fence: the memberships a deleted fence takes with it. */
+    private readonly members: FenceMembers,
   ) {}
 
   /**
@@ -42,6 +45,7 @@ export class SqliteGeofenceStore implements GeofenceStore {
           written?.replacedId ? changeLine('geofences', g, written.replacedId) : '',
         ]),
     );
+    if (written!.replacedId) this.members.dropFence(written!.replacedId);
     return written!;
   }
 
@@ -105,7 +109,9 @@ export class SqliteGeofenceStore implements GeofenceStore {
   }
 
   async delete(tenant: Tenant, id: string): Promise<boolean> {
-    return writeTransaction(this.db, () => this.deleteRows(tenant, id), changeLine('geofences', tenant, id));
+    const deleted = writeTransaction(this.db, () => this.deleteRows(tenant, id), changeLine('geofences', tenant, id));
+    if (deleted) this.members.dropFence(id);
+    return deleted;
   }
 
   /** Deletes the tenant's fence `id` and its memberships; inside a write transaction. Whether it was there. */
@@ -116,8 +122,13 @@ export class SqliteGeofenceStore implements GeofenceStore {
       tenant.projectId,
       live,
     );
-    if (res.changes > 0) statement(this.db, DELETE_MEMBERSHIPS).run(tenant.projectId, live, id);
+    if (res.changes > 0) this.deleteMemberships(id);
     return res.changes > 0;
+  }
+
+  private deleteMemberships(fenceId: string): void {
+    const del = statement(this.db, DELETE_MEMBERSHIP);
+    for (const userPk of this.members.of(fenceId).keys()) del.run(userPk, fenceId);
   }
 
   async deleteExpired(now: number): Promise<Array<{ tenant: Tenant; id: string }>> {
@@ -128,21 +139,23 @@ export class SqliteGeofenceStore implements GeofenceStore {
     ) as Array<{ id: string; project_id: string; live: number }>;
     if (rows.length === 0) return [];
     const expired = rows.map((r) => ({ tenant: { projectId: r.project_id, live: r.live === 1 }, id: r.id }));
-    return writeTransaction(
+    const gone = writeTransaction(
       this.db,
       () => {
         const deleted: typeof expired = [];
         for (const fence of expired) {
-          const { tenant, id } = fence;
+          const { id } = fence;
           const res = statement(this.db, 'DELETE FROM geofences WHERE id = ? AND delete_after <= ?').run(id, now);
           if (res.changes === 0) continue;
-          statement(this.db, DELETE_MEMBERSHIPS).run(tenant.projectId, tenant.live ? 1 : 0, id);
+          this.deleteMemberships(id);
           deleted.push(fence);
         }
         return deleted;
       },
       mergeChanges(expired.map(({ tenant, id }) => changeLine('geofences', tenant, id))),
     );
+    for (const { id } of gone) this.members.dropFence(id);
+    return gone;
   }
 }
 

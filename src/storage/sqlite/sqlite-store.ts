@@ -3,6 +3,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Store, StoreChange } from '../store.js';
 import { BackgroundCheckpoints, WAL_FALLBACK_CHECKPOINT_PAGES } from './background-checkpoints.js';
 import { type CommitChanges, readChanges } from './commit-changes.js';
+import { FenceMembers } from './fence-members.js';
 import { GroupCommit } from './group-commit.js';
 import { openDatabase, type SqliteDb, writerOf } from './open-database.js';
 import { statement } from './paged-query.js';
@@ -72,8 +73,9 @@ export class SqliteStore implements Store {
     const sync = () => {
       if (this.timer && Date.now() < this.sharedUntil) this.poll();
     };
-    this.users = new SqliteUserStore(db, this.writes, sync);
-    this.geofences = new SqliteGeofenceStore(db, this.commits);
+    const members = new FenceMembers(db);
+    this.users = new SqliteUserStore(db, this.writes, members, sync);
+    this.geofences = new SqliteGeofenceStore(db, this.commits, members);
     this.beacons = new SqliteBeaconStore(db);
     this.settings = new SqliteSettingsStore(db);
     this.usage = new SqliteUsageStore(db, this.writes);

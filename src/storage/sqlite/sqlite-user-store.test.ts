@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { makeUser } from '../../../test/helpers/fixtures.js';
+import { makeCircleGeofence, makeUser } from '../../../test/helpers/fixtures.js';
 import { withSqliteStore } from '../../../test/helpers/sqlite-store.js';
 import type { User } from '../../domain/users/user.js';
 import type { SqliteStore } from './sqlite-store.js';
@@ -64,6 +64,82 @@ describe("SqliteUserStore's track writes", () => {
       const again = { ...tracked, updatedAt: 3000 };
       await track(store, tracked, again);
       assert.equal(row(store, 'u1').updated_at, 3000, 'written again, as the upsert always did');
+    });
+  });
+});
+
+describe("SqliteUserStore's users in a fence (FenceMembers)", () => {
+  const inFences = (...ids: string[]) => ids.map((geofenceId) => ({ geofenceId, enteredAt: 1, dwelled: false }));
+  const listed = async (store: SqliteStore, fence: string, limit = 100, before?: number) =>
+    (await store.users.listInGeofence(tenant, fence, { limit, ...(before === undefined ? {} : { before }) })).items.map(
+      (u) => u.id,
+    );
+
+  it('follow tracks in and out of fences, newest first, with no time kept in the membership rows', async () => {
+    await withSqliteStore(async (store) => {
+      const a = makeUser(tenant, { id: 'ua', deviceId: 'da', updatedAt: 1000, geofences: inFences('g1') });
+      const b = makeUser(tenant, { id: 'ub', deviceId: 'db', updatedAt: 1100, geofences: inFences('g1', 'g2') });
+      await track(store, null, a);
+      await track(store, null, b);
+      assert.deepEqual(await listed(store, 'g1'), ['ub', 'ua']);
+      const aLater = { ...a, updatedAt: 1200 };
+      await track(store, a, aLater);
+      assert.deepEqual(await listed(store, 'g1'), ['ua', 'ub'], 'a track of a member moves it to the front');
+      const bOut = { ...b, updatedAt: 1300, geofences: inFences('g2') };
+      await track(store, b, bOut);
+      assert.deepEqual(await listed(store, 'g1'), ['ua']);
+      assert.deepEqual(await listed(store, 'g2'), ['ub']);
+      assert.deepEqual(store.db.prepare('SELECT user_pk, geofence_id FROM user_geofences ORDER BY 1, 2').raw().all(), [
+        ['ua', 'g1'],
+        ['ub', 'g2'],
+      ]);
+      await store.users.delete(tenant, 'ua');
+      assert.deepEqual(await listed(store, 'g1'), []);
+    });
+  });
+
+  it('page by time without splitting a run of equal times', async () => {
+    await withSqliteStore(async (store) => {
+      for (const [id, t] of [
+        ['u1', 10],
+        ['u2', 20],
+        ['u3', 20],
+        ['u4', 30],
+      ] as const) {
+        await track(store, null, makeUser(tenant, { id, deviceId: id, updatedAt: t, geofences: inFences('g') }));
+      }
+      const first = await store.users.listInGeofence(tenant, 'g', { limit: 2 });
+      assert.deepEqual(
+        first.items.map((u) => u.id),
+        ['u4'],
+        'u2 and u3 share a time: the page ends before them',
+      );
+      assert.equal(first.hasMore, true);
+      assert.deepEqual(await listed(store, 'g', 2, 30), ['u3', 'u2']);
+      assert.deepEqual(await listed(store, 'g', 2, 20), ['u1']);
+    });
+  });
+
+  it('leave out a member whose stored document left the fence, though memory still named it', async () => {
+    await withSqliteStore(async (store) => {
+      const u = makeUser(tenant, { id: 'u1', userId: 'one', updatedAt: 1000, geofences: inFences('g') });
+      await store.users.save(u);
+      assert.deepEqual(await listed(store, 'g'), ['u1']);
+      // save() does not read the fences the user was in: memory keeps it in g until a reader checks.
+      await store.users.save({ ...u, updatedAt: 2000, geofences: inFences('h') });
+      assert.deepEqual(await listed(store, 'g'), []);
+      assert.deepEqual(await listed(store, 'h'), ['u1']);
+    });
+  });
+
+  it('deleting a fence deletes its memberships, found through memory', async () => {
+    await withSqliteStore(async (store) => {
+      const fence = await store.geofences.upsert(makeCircleGeofence(tenant, { id: 'gone' }), 0);
+      const member = makeUser(tenant, { id: 'u1', deviceId: 'd1', updatedAt: 5, geofences: inFences('gone', 'kept') });
+      await track(store, null, member);
+      assert.equal(await store.geofences.delete(tenant, fence.geofence.id), true);
+      assert.deepEqual(store.db.prepare('SELECT geofence_id FROM user_geofences').pluck().all(), ['kept']);
+      assert.deepEqual(await listed(store, 'gone'), []);
     });
   });
 });

@@ -4,6 +4,7 @@ import type { User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
 import type { TrackCandidates, TrackIdentity, TrackUnit, TrackWrite, UserLocation, UserStore } from '../store.js';
 import { changeLine, mergeChanges } from './commit-changes.js';
+import type { FenceMembers } from './fence-members.js';
 import { KnownIdentities } from './known-identities.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
@@ -41,6 +42,8 @@ export class SqliteUserStore implements UserStore {
     private readonly db: SqliteDb,
     /** Shared with the trip store, so a track's user and trip writes ride the same commits. */
     private readonly tracks: OpsCommitter,
+    /** Who is in each fence; kept by every membership write here (`wrote`). */
+    private readonly members: FenceMembers,
     /** Delivers other processes' commits (`forgetCached`) before the cache of recent users answers. */
     private readonly syncExternalChanges: () => void = () => {},
   ) {}
@@ -65,6 +68,8 @@ export class SqliteUserStore implements UserStore {
   async save(user: User): Promise<void> {
     this.#recent.clear();
     writeTransaction(this.db, () => runOps(this.db, userRowsOps(user)), changeLine('users', user, user.id));
+    // The fences it was in are not read: a reader corrects any it left (FenceMembers).
+    this.members.wrote(user.id, user.updatedAt, [], fenceIds(user));
     this.#addIdentities(user, user);
   }
 
@@ -76,9 +81,11 @@ export class SqliteUserStore implements UserStore {
     if (id === undefined) {
       this.#recent.clear();
       this.#known.clear();
+      this.members.forget();
       return;
     }
     this.#recent.forget(id);
+    this.members.reread(id);
     const row = statement(this.db, 'SELECT project_id, live, user_id, device_id FROM users WHERE id = ?').get(id) as
       | { project_id: string; live: number; user_id: string | null; device_id: string | null }
       | undefined;
@@ -112,18 +119,42 @@ export class SqliteUserStore implements UserStore {
       },
       changeLine('users', tenant, user.id),
     );
+    this.members.wrote(user.id, user.updatedAt, fenceIds(user), []);
     return true;
   }
 
+  /**
+   * From the fence's members in memory (FenceMembers), checked against the documents read: a member
+   * that left, or whose time moved, is corrected and the page cut again (rarely more than once).
+   */
   async listInGeofence(tenant: Tenant, geofenceId: string, page: PageQuery): Promise<Page<User>> {
-    return pagedDocs<User>(this.db, {
-      from: `FROM user_geofences m JOIN users u ON u.id = m.user_pk
-             WHERE m.project_id = @p AND m.live = @l AND m.geofence_id = @g`,
-      timeColumn: 'm.updated_at',
-      idColumn: 'm.user_pk',
-      params: { p: tenant.projectId, l: tenant.live ? 1 : 0, g: geofenceId },
-      page,
-    });
+    this.syncExternalChanges();
+    for (let attempt = 1; ; attempt++) {
+      const cut = this.members.page(geofenceId, page);
+      const docs = new Map(
+        (
+          await this.getMany(
+            tenant,
+            cut.items.map((m) => m.id),
+          )
+        ).map((u) => [u.id, u]),
+      );
+      let stale = false;
+      for (const m of cut.items) {
+        const user = docs.get(m.id);
+        const inside = user?.geofences.some((g) => g.geofenceId === geofenceId) ?? false;
+        if (inside && user!.updatedAt === m.t) continue;
+        stale = true;
+        this.members.correct(geofenceId, m.id, inside ? user!.updatedAt : null);
+      }
+      if (!stale || attempt === 3) {
+        const users = cut.items.flatMap((m) => docs.get(m.id) ?? []);
+        return {
+          items: users.filter((u) => u.geofences.some((g) => g.geofenceId === geofenceId)),
+          hasMore: cut.hasMore,
+        };
+      }
+    }
   }
 
   async findTrackCandidates(tenant: Tenant, identity: TrackIdentity): Promise<TrackCandidates> {
@@ -171,6 +202,7 @@ export class SqliteUserStore implements UserStore {
         mergeChanges([changeLine('users', user, user.id), ...unit.changes]),
       );
       committed = true;
+      this.members.wrote(user.id, user.updatedAt, stored ? fenceIds(stored) : [], fenceIds(user));
       // A created user has no entry to refresh: the read that found none would have answered from one.
       if (found.byUserId === null && found.byDeviceId === null) this.#recent.created(user, doc);
       else this.#recent.written(user, doc);
@@ -206,9 +238,9 @@ export class SqliteUserStore implements UserStore {
 }
 
 /**
- * Writes a tracked user; membership rows are rewritten only when the set of fences changed, else
- * just re-stamped (they page by the user's updatedAt). `stored` is the user as read, null for a user
- * not yet stored.
+ * Writes a tracked user; membership rows are rewritten only when the set of fences changed (they
+ * hold no time: FenceMembers pages by the user's). `stored` is the user as read, null for a user not
+ * yet stored.
  */
 function trackedUserOps(user: User, stored: User | null, doc: string): WriteOp[] {
   const before = stored?.geofences ?? null;
@@ -216,12 +248,11 @@ function trackedUserOps(user: User, stored: User | null, doc: string): WriteOp[]
     before !== null &&
     before.length === user.geofences.length &&
     before.every((m, i) => m.geofenceId === user.geofences[i]?.geofenceId);
-  if (!same) return userRowsOps(user, before !== null, doc, stored);
-  const ops = userRowOps(user, doc, stored);
-  if (user.geofences.length > 0) {
-    ops.push({ sql: 'UPDATE user_geofences SET updated_at = ? WHERE user_pk = ?', params: [user.updatedAt, user.id] });
-  }
-  return ops;
+  return same ? userRowOps(user, doc, stored) : userRowsOps(user, before !== null, doc, stored);
+}
+
+function fenceIds(user: User): string[] {
+  return user.geofences.map((m) => m.geofenceId);
 }
 
 /** The user row and its membership rows, replacing what was stored (`stored`: there may be some). */
@@ -231,13 +262,12 @@ export function userRowsOps(
   doc = JSON.stringify(user),
   read: User | null = null,
 ): WriteOp[] {
-  const live = user.live ? 1 : 0;
   const ops = userRowOps(user, doc, read);
   if (stored) ops.push({ sql: 'DELETE FROM user_geofences WHERE user_pk = ?', params: [user.id] });
   for (const m of user.geofences) {
     ops.push({
-      sql: 'INSERT INTO user_geofences (project_id, live, geofence_id, user_pk, updated_at) VALUES (?, ?, ?, ?, ?)',
-      params: [user.projectId, live, m.geofenceId, user.id, user.updatedAt],
+      sql: 'INSERT INTO user_geofences (user_pk, geofence_id) VALUES (?, ?)',
+      params: [user.id, m.geofenceId],
     });
   }
   return ops;
