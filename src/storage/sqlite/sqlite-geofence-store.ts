@@ -109,6 +109,7 @@ export class SqliteGeofenceStore implements GeofenceStore {
   }
 
   async delete(tenant: Tenant, id: string): Promise<boolean> {
+    await this.members.ready();
     const deleted = writeTransaction(this.db, () => this.deleteRows(tenant, id), changeLine('geofences', tenant, id));
     if (deleted) this.members.dropFence(id);
     return deleted;
@@ -139,6 +140,7 @@ export class SqliteGeofenceStore implements GeofenceStore {
     ) as Array<{ id: string; project_id: string; live: number }>;
     if (rows.length === 0) return [];
     const expired = rows.map((r) => ({ tenant: { projectId: r.project_id, live: r.live === 1 }, id: r.id }));
+    await this.members.ready();
     const gone = writeTransaction(
       this.db,
       () => {

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { makeCircleGeofence, makeUser } from '../../../test/helpers/fixtures.js';
 import { withSqliteStore } from '../../../test/helpers/sqlite-store.js';
 import type { User } from '../../domain/users/user.js';
+import { FenceMembers } from './fence-members.js';
 import type { SqliteStore } from './sqlite-store.js';
 
 const tenant = { projectId: 'p1', live: false };
@@ -140,6 +141,35 @@ describe("SqliteUserStore's users in a fence (FenceMembers)", () => {
       assert.equal(await store.geofences.delete(tenant, fence.geofence.id), true);
       assert.deepEqual(store.db.prepare('SELECT geofence_id FROM user_geofences').pluck().all(), ['kept']);
       assert.deepEqual(await listed(store, 'gone'), []);
+    });
+  });
+});
+
+describe('FenceMembers built in chunks', () => {
+  it('keeps the writes that land between two chunks of its first pass', async () => {
+    await withSqliteStore(async (store) => {
+      const inG = [{ geofenceId: 'g', enteredAt: 1, dwelled: false }];
+      for (const n of [1, 2, 3, 4, 5]) {
+        await store.users.save(makeUser(tenant, { id: `u${n}`, userId: `n${n}`, updatedAt: n, geofences: inG }));
+      }
+      const members = new FenceMembers(store.db, 2);
+      const built = members.ready(); // the first chunk (u1, u2) is read now, the rest a chunk a turn
+      const write = async (user: User, before: string[]) => {
+        await store.users.save(user);
+        members.wrote(user.id, user.updatedAt, before, fenceIds(user));
+      };
+      const fenceIds = (user: User) => user.geofences.map((m) => m.geofenceId);
+      await write(makeUser(tenant, { id: 'u1', userId: 'n1', updatedAt: 10, geofences: [] }), ['g']);
+      await write(makeUser(tenant, { id: 'u5', userId: 'n5', updatedAt: 11, geofences: [] }), ['g']);
+      await write(makeUser(tenant, { id: 'u6', userId: 'n6', updatedAt: 12, geofences: inG }), []);
+      await write(makeUser(tenant, { id: 'u2', userId: 'n2', updatedAt: 13, geofences: inG }), ['g']);
+      await built;
+      assert.deepEqual(members.page('g', { limit: 10 }).items, [
+        { id: 'u2', t: 13 },
+        { id: 'u6', t: 12 },
+        { id: 'u4', t: 4 },
+        { id: 'u3', t: 3 },
+      ]);
     });
   });
 });

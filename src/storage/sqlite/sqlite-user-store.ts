@@ -129,6 +129,7 @@ export class SqliteUserStore implements UserStore {
    */
   async listInGeofence(tenant: Tenant, geofenceId: string, page: PageQuery): Promise<Page<User>> {
     this.syncExternalChanges();
+    await this.members.ready();
     for (let attempt = 1; ; attempt++) {
       const cut = this.members.page(geofenceId, page);
       const docs = new Map(
