@@ -132,28 +132,22 @@ export class SqliteUserStore implements UserStore {
     await this.members.ready();
     for (let attempt = 1; ; attempt++) {
       const cut = this.members.page(geofenceId, page);
-      const docs = new Map(
-        (
-          await this.getMany(
-            tenant,
-            cut.items.map((m) => m.id),
-          )
-        ).map((u) => [u.id, u]),
+      const users = await this.getMany(
+        tenant,
+        cut.items.map((m) => m.id),
       );
+      const byId = new Map(users.map((u) => [u.id, u]));
       let stale = false;
       for (const m of cut.items) {
-        const user = docs.get(m.id);
-        const inside = user?.geofences.some((g) => g.geofenceId === geofenceId) ?? false;
-        if (inside && user!.updatedAt === m.t) continue;
+        const user = byId.get(m.id);
+        const inside = user !== undefined && isIn(user, geofenceId);
+        if (inside && user.updatedAt === m.t) continue;
         stale = true;
-        this.members.correct(geofenceId, m.id, inside ? user!.updatedAt : null);
+        this.members.correct(geofenceId, m.id, inside ? user.updatedAt : null);
       }
       if (!stale || attempt === 3) {
-        const users = cut.items.flatMap((m) => docs.get(m.id) ?? []);
-        return {
-          items: users.filter((u) => u.geofences.some((g) => g.geofenceId === geofenceId)),
-          hasMore: cut.hasMore,
-        };
+        const items = cut.items.flatMap((m) => byId.get(m.id) ?? []).filter((u) => isIn(u, geofenceId));
+        return { items, hasMore: cut.hasMore };
       }
     }
   }
@@ -250,6 +244,10 @@ function trackedUserOps(user: User, stored: User | null, doc: string): WriteOp[]
     before.length === user.geofences.length &&
     before.every((m, i) => m.geofenceId === user.geofences[i]?.geofenceId);
   return same ? userRowOps(user, doc, stored) : userRowsOps(user, before !== null, doc, stored);
+}
+
+function isIn(user: User, geofenceId: string): boolean {
+  return user.geofences.some((m) => m.geofenceId === geofenceId);
 }
 
 function fenceIds(user: User): string[] {
