@@ -46,18 +46,21 @@ export class FenceMembers {
   ) {}
 
   /** Resolves once the map holds every membership; the first call starts the pass. */
-  ready(): Promise<void> {
-    if (this.#complete) return Promise.resolve();
-    this.#building ??= this.#build();
-    return this.#building;
+  async ready(): Promise<void> {
+    // A pass that `forget` cut short is started again.
+    while (!this.#complete) {
+      this.#building ??= this.#build().catch((err: unknown) => {
+        // A failed read (a closed database) fails this call; the next one tries again.
+        this.forget();
+        throw err;
+      });
+      await this.#building;
+    }
   }
 
-  /**
-   * The fence's members. Call after `ready`; otherwise (a write transaction that cannot wait) the
-   * rest of the pass runs here at once.
-   */
-  of(fenceId: string): ReadonlyMap<string, number> {
-    if (!this.#complete) this.#buildNow();
+  /** The fence's members, or null while the map is not complete (before `ready` resolved). */
+  ifBuilt(fenceId: string): ReadonlyMap<string, number> | null {
+    if (!this.#complete) return null;
     return this.#byFence!.get(fenceId) ?? new Map<string, number>();
   }
 
@@ -66,8 +69,10 @@ export class FenceMembers {
    * split). A full sort per page: fine for thousands of members, tens of ms at a hundred thousand.
    */
   page(fenceId: string, q: PageQuery): Page<FenceMember> {
+    const members = this.ifBuilt(fenceId);
+    if (!members) throw new Error('FenceMembers.page before ready()');
     const rows: FenceMember[] = [];
-    for (const [id, t] of this.of(fenceId)) {
+    for (const [id, t] of members) {
       if ((q.before === undefined || t < q.before) && (q.after === undefined || t > q.after)) rows.push({ id, t });
     }
     rows.sort((a, b) => b.t - a.t || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
@@ -122,17 +127,9 @@ export class FenceMembers {
       if (!more) break;
       after = more;
       await new Promise((resolve) => setImmediate(resolve));
-      // Forgotten meanwhile (or finished by `of`): a later `ready` starts again.
-      if (this.#byFence !== map || this.#complete) return;
+      // Forgotten meanwhile: `ready` starts again.
+      if (this.#byFence !== map) return;
     }
-    this.#complete = true;
-  }
-
-  #buildNow(): void {
-    const map = this.#byFence ?? new Map<string, Map<string, number>>();
-    this.#byFence = map;
-    let after: [string, string] | null = ['', ''];
-    while (after) after = this.#readChunk(map, after);
     this.#complete = true;
   }
 

@@ -16,6 +16,12 @@ const HOLDER_OF_TAG =
 
 /** One membership of a deleted fence: the table is keyed by user, and FenceMembers says which users. */
 const DELETE_MEMBERSHIP = 'DELETE FROM user_geofences WHERE user_pk = ? AND geofence_id = ?';
+/**
+ * A deleted fence's memberships when FenceMembers has not been built (a PUT replacing an expired
+ * fence, which cannot wait for it inside its transaction): a scan of the table, ~0.1 s a million rows,
+ * instead of building the map there.
+ */
+const DELETE_MEMBERSHIPS_BY_SCAN = 'DELETE FROM user_geofences WHERE geofence_id = ?';
 
 export class SqliteGeofenceStore implements GeofenceStore {
   constructor(
@@ -128,8 +134,13 @@ export class SqliteGeofenceStore implements GeofenceStore {
   }
 
   private deleteMemberships(fenceId: string): void {
+    const members = this.members.ifBuilt(fenceId);
+    if (!members) {
+      statement(this.db, DELETE_MEMBERSHIPS_BY_SCAN).run(fenceId);
+      return;
+    }
     const del = statement(this.db, DELETE_MEMBERSHIP);
-    for (const userPk of this.members.of(fenceId).keys()) del.run(userPk, fenceId);
+    for (const userPk of members.keys()) del.run(userPk, fenceId);
   }
 
   async deleteExpired(now: number): Promise<Array<{ tenant: Tenant; id: string }>> {

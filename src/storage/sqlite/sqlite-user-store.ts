@@ -129,8 +129,8 @@ export class SqliteUserStore implements UserStore {
    */
   async listInGeofence(tenant: Tenant, geofenceId: string, page: PageQuery): Promise<Page<User>> {
     this.syncExternalChanges();
-    await this.members.ready();
     for (let attempt = 1; ; attempt++) {
+      await this.members.ready();
       const cut = this.members.page(geofenceId, page);
       const users = await this.getMany(
         tenant,
