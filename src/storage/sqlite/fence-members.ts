@@ -1,4 +1,5 @@
 import { cutPage, type Page, type PageQuery } from '../../domain/pagination.js';
+import type { GeofenceMembership } from '../../domain/users/user.js';
 import type { SqliteDb } from './open-database.js';
 import { statement } from './paged-query.js';
 
@@ -79,12 +80,17 @@ export class FenceMembers {
     return cutPage(rows, q.limit, (r) => r.t);
   }
 
-  /** This process committed user `userPk` at `t`, in `after` (fence ids) and out of the rest of `before`. */
-  wrote(userPk: string, t: number, before: readonly string[], after: readonly string[]): void {
+  /**
+   * This process committed user `userPk` at `t`, in the fences of `after` and out of the rest of
+   * `before` (the user's memberships, as stored before and now). Nothing to do before the first use.
+   */
+  wrote(userPk: string, t: number, before: readonly GeofenceMembership[], after: readonly GeofenceMembership[]): void {
     const map = this.#byFence;
     if (!map) return;
-    for (const f of before) if (!after.includes(f)) map.get(f)?.delete(userPk);
-    for (const f of after) add(map, f, userPk, t);
+    for (const { geofenceId } of before) {
+      if (!after.some((m) => m.geofenceId === geofenceId)) map.get(geofenceId)?.delete(userPk);
+    }
+    for (const { geofenceId } of after) add(map, geofenceId, userPk, t);
   }
 
   /**
@@ -100,10 +106,10 @@ export class FenceMembers {
 
   /** What a reader found in the user's document: its time, or null when it is no longer in the fence. */
   correct(fenceId: string, userPk: string, t: number | null): void {
-    const members = this.#byFence?.get(fenceId);
-    if (!members) return;
-    if (t === null) members.delete(userPk);
-    else members.set(userPk, t);
+    const map = this.#byFence;
+    if (!map) return;
+    if (t === null) map.get(fenceId)?.delete(userPk);
+    else add(map, fenceId, userPk, t);
   }
 
   /** The fence was deleted with its membership rows. */

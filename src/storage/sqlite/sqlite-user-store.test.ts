@@ -154,15 +154,14 @@ describe('FenceMembers built in chunks', () => {
       }
       const members = new FenceMembers(store.db, 2);
       const built = members.ready(); // the first chunk (u1, u2) is read now, the rest a chunk a turn
-      const write = async (user: User, before: string[]) => {
+      const write = async (user: User, before: User['geofences']) => {
         await store.users.save(user);
-        members.wrote(user.id, user.updatedAt, before, fenceIds(user));
+        members.wrote(user.id, user.updatedAt, before, user.geofences);
       };
-      const fenceIds = (user: User) => user.geofences.map((m) => m.geofenceId);
-      await write(makeUser(tenant, { id: 'u1', userId: 'n1', updatedAt: 10, geofences: [] }), ['g']);
-      await write(makeUser(tenant, { id: 'u5', userId: 'n5', updatedAt: 11, geofences: [] }), ['g']);
+      await write(makeUser(tenant, { id: 'u1', userId: 'n1', updatedAt: 10, geofences: [] }), inG);
+      await write(makeUser(tenant, { id: 'u5', userId: 'n5', updatedAt: 11, geofences: [] }), inG);
       await write(makeUser(tenant, { id: 'u6', userId: 'n6', updatedAt: 12, geofences: inG }), []);
-      await write(makeUser(tenant, { id: 'u2', userId: 'n2', updatedAt: 13, geofences: inG }), ['g']);
+      await write(makeUser(tenant, { id: 'u2', userId: 'n2', updatedAt: 13, geofences: inG }), inG);
       await built;
       assert.deepEqual(members.page('g', { limit: 10 }).items, [
         { id: 'u2', t: 13 },

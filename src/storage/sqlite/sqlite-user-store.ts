@@ -69,7 +69,7 @@ export class SqliteUserStore implements UserStore {
     this.#recent.clear();
     writeTransaction(this.db, () => runOps(this.db, userRowsOps(user)), changeLine('users', user, user.id));
     // The fences it was in are not read: a reader corrects any it left (FenceMembers).
-    this.members.wrote(user.id, user.updatedAt, [], fenceIds(user));
+    this.members.wrote(user.id, user.updatedAt, [], user.geofences);
     this.#addIdentities(user, user);
   }
 
@@ -119,7 +119,7 @@ export class SqliteUserStore implements UserStore {
       },
       changeLine('users', tenant, user.id),
     );
-    this.members.wrote(user.id, user.updatedAt, fenceIds(user), []);
+    this.members.wrote(user.id, user.updatedAt, user.geofences, []);
     return true;
   }
 
@@ -197,7 +197,7 @@ export class SqliteUserStore implements UserStore {
         mergeChanges([changeLine('users', user, user.id), ...unit.changes]),
       );
       committed = true;
-      this.members.wrote(user.id, user.updatedAt, stored ? fenceIds(stored) : [], fenceIds(user));
+      this.members.wrote(user.id, user.updatedAt, stored?.geofences ?? [], user.geofences);
       // A created user has no entry to refresh: the read that found none would have answered from one.
       if (found.byUserId === null && found.byDeviceId === null) this.#recent.created(user, doc);
       else this.#recent.written(user, doc);
@@ -248,10 +248,6 @@ function trackedUserOps(user: User, stored: User | null, doc: string): WriteOp[]
 
 function isIn(user: User, geofenceId: string): boolean {
   return user.geofences.some((m) => m.geofenceId === geofenceId);
-}
-
-function fenceIds(user: User): string[] {
-  return user.geofences.map((m) => m.geofenceId);
 }
 
 /** The user row and its membership rows, replacing what was stored (`stored`: there may be some). */
