@@ -58,8 +58,12 @@ function printOrigin(e: LocationEvent): string {
   return s;
 }
 
-/** `,"name":value`, or nothing where JSON.stringify leaves the field out (undefined, functions). */
+/**
+ * `,"name":value`, or nothing where JSON.stringify leaves the field out (undefined, functions). Names
+ * are LocationEvent's own, none needing escapes: quoting each with JSON.stringify was a sixth of the
+ * documents' cost.
+ */
 function member(name: string, value: unknown): string {
   const text = JSON.stringify(value) as string | undefined;
-  return text === undefined ? '' : `,${JSON.stringify(name)}:${text}`;
+  return text === undefined ? '' : `,"${name}":${text}`;
 }
