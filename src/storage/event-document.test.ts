@@ -39,7 +39,8 @@ describe('eventDocuments', () => {
         type: 'user.entered_geofence',
         user: user(md),
         confidence: 2,
-        geofence: { _id: 'g2', tag: 't', metadata: null },
+        // A frozen snapshot, as eventGeofence makes: printed from its kept text.
+        geofence: Object.freeze({ _id: 'g2', tag: 't"q', metadata: { n: [1, 2.5] } }),
       },
       // Another origin: the next update of a replay, and a field left undefined.
       {
@@ -67,6 +68,20 @@ describe('eventDocuments', () => {
     for (const [i, doc] of docs.entries()) assert.deepEqual(JSON.parse(doc), JSON.parse(JSON.stringify(events[i])));
     assert.doesNotMatch(docs[2]!, /"replayed"/);
     assert.match(docs[3]!, /"userId":"alice"/);
+  });
+
+  it('prints a frozen snapshot shared by several events the same in each', () => {
+    const fence = Object.freeze({ _id: 'g1', description: 'Caf\u00e9', metadata: { plan: 'pro' } });
+    const events: LocationEvent[] = ['e1', 'e2'].map((id) => ({
+      ...base,
+      id,
+      type: 'user.entered_geofence',
+      user: user(),
+      confidence: 3,
+      geofence: fence,
+    }));
+    for (const [i, doc] of eventDocuments(events).entries())
+      assert.deepEqual(JSON.parse(doc), JSON.parse(JSON.stringify(events[i])));
   });
 
   it('stores nothing for no events', () => {

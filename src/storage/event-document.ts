@@ -1,3 +1,4 @@
+import { keptJson } from '../cache/kept-json.js';
 import type { LocationEvent } from '../domain/events/event.js';
 
 /** The fields every event of one update has alike: whose, where and when. */
@@ -64,6 +65,9 @@ function printOrigin(e: LocationEvent): string {
  * documents' cost.
  */
 function member(name: string, value: unknown): string {
-  const text = JSON.stringify(value) as string | undefined;
+  // A frozen snapshot (the event's fence) is printed once for every document and answer that holds it.
+  const text = (typeof value === 'object' && value !== null ? keptJson(value) : JSON.stringify(value)) as
+    | string
+    | undefined;
   return text === undefined ? '' : `,"${name}":${text}`;
 }

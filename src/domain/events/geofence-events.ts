@@ -24,13 +24,15 @@ export interface EventOrigin {
  * `duration` in minutes since entry; dwells carry the minutes inside so far.
  */
 export function geofenceEvents(t: GeofenceTransitions, origin: EventOrigin): LocationEvent[] {
+  // One user snapshot for all: its text is then printed once for them all (eventDocuments, eventsJson).
+  const user = eventUser(origin.user);
   return [
     ...t.exited.map((x) =>
-      makeEvent('user.exited_geofence', x.geofence.geofence, x.confidence, origin, x.durationMinutes),
+      makeEvent('user.exited_geofence', x.geofence.geofence, x.confidence, origin, user, x.durationMinutes),
     ),
-    ...t.entered.map((x) => makeEvent('user.entered_geofence', x.geofence.geofence, x.confidence, origin)),
+    ...t.entered.map((x) => makeEvent('user.entered_geofence', x.geofence.geofence, x.confidence, origin, user)),
     ...t.dwelled.map((x) =>
-      makeEvent('user.dwelled_in_geofence', x.geofence.geofence, x.confidence, origin, x.durationMinutes),
+      makeEvent('user.dwelled_in_geofence', x.geofence.geofence, x.confidence, origin, user, x.durationMinutes),
     ),
   ];
 }
@@ -40,20 +42,32 @@ export function eventUser(u: User): LocationEvent['user'] {
   return { id: u.id, userId: u.userId, deviceId: u.deviceId, metadata: u.metadata };
 }
 
-/** The fence as events show it (wire shape; unset fields left out). */
+/**
+ * The fence as events show it (wire shape; unset fields left out): one frozen snapshot per fence
+ * object, whose text `keptJson` prints once. Fences are never changed in place (a change makes a new
+ * object), so neither is what the snapshot holds.
+ */
 export function eventGeofence(g: Geofence): Record<string, unknown> {
-  const out: Record<string, unknown> = { _id: g.id, description: g.description };
-  if (g.tag !== null) out.tag = g.tag;
-  if (g.externalId !== null) out.externalId = g.externalId;
-  if (g.metadata !== null) out.metadata = g.metadata;
+  let out = snapshots.get(g);
+  if (out === undefined) {
+    const fields: Record<string, unknown> = { _id: g.id, description: g.description };
+    if (g.tag !== null) fields.tag = g.tag;
+    if (g.externalId !== null) fields.externalId = g.externalId;
+    if (g.metadata !== null) fields.metadata = g.metadata;
+    out = Object.freeze(fields);
+    snapshots.set(g, out);
+  }
   return out;
 }
+
+const snapshots = new WeakMap<Geofence, Readonly<Record<string, unknown>>>();
 
 function makeEvent(
   type: EventType,
   geofence: Geofence,
   confidence: 1 | 2 | 3,
   o: EventOrigin,
+  user: LocationEvent['user'],
   durationMinutes?: number,
 ): LocationEvent {
   return {
@@ -63,7 +77,7 @@ function makeEvent(
     type,
     createdAt: o.at,
     actualCreatedAt: o.now,
-    user: eventUser(o.user),
+    user,
     location: o.location,
     locationAccuracy: o.accuracyMeters,
     confidence,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LocationEvent } from '../../domain/events/event.js';
-import { eventForJson, presentEvent } from './event-presenter.js';
+import { eventForJson, eventsJson, presentEvent } from './event-presenter.js';
 
 const base: LocationEvent = {
   id: 'e1',
@@ -44,5 +44,38 @@ describe('eventForJson', () => {
 
   it('leaves out null fields as presentEvent does', () => {
     same({ ...base, geofence: null, trip: null, duration: null } as unknown as LocationEvent);
+  });
+});
+
+describe('eventsJson', () => {
+  const same = (events: LocationEvent[]) =>
+    assert.equal(eventsJson(events), JSON.stringify(events.map(presentEvent)));
+
+  it('prints presentEvent for each event of an update, whatever they share', () => {
+    const user = { id: 'u1', userId: 'app"1', deviceId: 'd1', metadata: { plan: 'pro' } };
+    const fence = Object.freeze({ _id: 'g1', description: 'Caf\u00e9', tag: 'store', metadata: { n: 1 } });
+    const update = { ...base, user };
+    same([]);
+    same([
+      { ...update, id: 'e1', type: 'user.exited_geofence', geofence: fence, duration: 3.25, confidence: 1 },
+      { ...update, id: 'e2', geofence: Object.freeze({ _id: 'g2', description: 'B' }), confidence: 2 },
+      { ...update, id: 'e3', type: 'user.dwelled_in_geofence', geofence: fence, duration: 12, replayed: true },
+    ]);
+    // The same fence printed again from its kept text, and an update whose origin differs midway.
+    same([
+      { ...update, id: 'e4', geofence: fence },
+      { ...update, id: 'e5', createdAt: base.createdAt + 1000, location: [1.5, -2.25], geofence: fence },
+      { ...update, id: 'e6', user: { ...user, metadata: null }, geofence: fence },
+    ]);
+  });
+
+  it('prints events with extra fields, unset fields and missing ids as presentEvent does', () => {
+    same([
+      { ...base, id: 'e1', type: 'user.entered_place', geofence: undefined, extra: { place: { _id: 'p1' } } },
+      { ...base, id: 'e2', trip: { _id: 't1', status: 'started' }, extra: {} },
+      { ...base, geofence: null, trip: null, duration: null, live: null } as unknown as LocationEvent,
+      { ...base, id: undefined, locationAccuracy: Number.NaN } as unknown as LocationEvent,
+      { ...base, id: 'e5', user: { id: 'u2', userId: null, deviceId: null, metadata: null } },
+    ]);
   });
 });

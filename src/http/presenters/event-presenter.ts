@@ -1,5 +1,6 @@
+import { keptJson } from '../../cache/kept-json.js';
 import type { LocationEvent } from '../../domain/events/event.js';
-import { compact, iso, point } from './wire.js';
+import { compact, iso, isoField, jsonField, point, pointJson } from './wire.js';
 
 /**
  * The spec's Event, plus `actualCreatedAt` (server time; `createdAt` is the update's time) and
@@ -52,5 +53,60 @@ export function eventForJson(e: LocationEvent): Record<string, unknown> {
     confidence: e.confidence ?? undefined,
     duration: e.duration ?? undefined,
     replayed: e.replayed ?? false,
+  };
+}
+
+/**
+ * `JSON.stringify(events.map(presentEvent))`, for a track's answer. A geofence event is printed field
+ * by field: what the events of one update share (times, user, location) once for all of them, the
+ * fence's snapshot as its kept text (`keptJson`); any other event through `eventForJson`. Printed
+ * whole, the events were over a tenth of a known device's track on the event loop (a move between
+ * fences gives six or seven).
+ */
+export function eventsJson(events: readonly LocationEvent[]): string {
+  let out = '[';
+  let origin: LocationEvent | undefined;
+  let shared = { user: '', times: '', location: '' };
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    if (i > 0) out += ',';
+    const plain = (e.extra === undefined || Object.keys(e.extra).length === 0) && e.id != null && e.type != null;
+    if (!plain) {
+      out += JSON.stringify(eventForJson(e));
+      continue;
+    }
+    if (origin === undefined || !sameOrigin(origin, e)) shared = originJson(e);
+    origin = e;
+    let s = `{"_id":${JSON.stringify(e.id)}${jsonField('live', e.live)}${jsonField('type', e.type)}`;
+    s += `${shared.times},"user":${shared.user}`;
+    if (e.geofence !== null && e.geofence !== undefined) s += `,"geofence":${keptJson(e.geofence)}`;
+    s += `${jsonField('trip', e.trip)}${shared.location}`;
+    s += `${jsonField('locationAccuracy', e.locationAccuracy)}${jsonField('confidence', e.confidence)}`;
+    out += `${s}${jsonField('duration', e.duration)},"replayed":${e.replayed ?? false}}`;
+  }
+  return `${out}]`;
+}
+
+function sameOrigin(a: LocationEvent, b: LocationEvent): boolean {
+  return (
+    a.user === b.user &&
+    a.createdAt === b.createdAt &&
+    a.actualCreatedAt === b.actualCreatedAt &&
+    a.location === b.location
+  );
+}
+
+/** The texts of the fields an update's events share, as `eventForJson` prints them. */
+function originJson(e: LocationEvent) {
+  const u = e.user;
+  return {
+    user: JSON.stringify({
+      _id: u.id ?? undefined,
+      userId: u.userId ?? undefined,
+      deviceId: u.deviceId ?? undefined,
+      metadata: u.metadata ?? undefined,
+    }),
+    times: isoField('createdAt', e.createdAt) + isoField('actualCreatedAt', e.actualCreatedAt),
+    location: `,"location":${pointJson(e.location)}`,
   };
 }

@@ -20,7 +20,7 @@ import {
   toNumber,
 } from '../params/index.js';
 import { applyRateHeaders, rateLimited } from '../plugins/auth.js';
-import { eventForJson } from '../presenters/event-presenter.js';
+import { eventsJson } from '../presenters/event-presenter.js';
 import { GeofenceJson } from '../presenters/geofence-json.js';
 import { userJsonWith } from '../presenters/user-presenter.js';
 
@@ -78,7 +78,7 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
   const fenceJson = new GeofenceJson({ geometry: false });
   const present = (r: TrackResult) => {
     const user = userJsonWith(r.user, fenceJson.list(r.inside, clock.now()), r.userFields);
-    const events = JSON.stringify(r.events.map(eventForJson));
+    const events = eventsJson(r.events);
     return new JsonText(`{"meta":{"code":200},"events":${events},"user":${user}}`);
   };
 
