@@ -48,8 +48,7 @@ describe('eventForJson', () => {
 });
 
 describe('eventsJson', () => {
-  const same = (events: LocationEvent[]) =>
-    assert.equal(eventsJson(events), JSON.stringify(events.map(presentEvent)));
+  const same = (events: LocationEvent[]) => assert.equal(eventsJson(events), JSON.stringify(events.map(presentEvent)));
 
   it('prints presentEvent for each event of an update, whatever they share', () => {
     const user = { id: 'u1', userId: 'app"1', deviceId: 'd1', metadata: { plan: 'pro' } };
