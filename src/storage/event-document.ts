@@ -1,5 +1,5 @@
 import { keptJson } from '../cache/kept-json.js';
-import type { LocationEvent } from '../domain/events/event.js';
+import { type LocationEvent, sameUpdate } from '../domain/events/event.js';
 
 /** The fields every event of one update has alike: whose, where and when. */
 const ORIGIN_FIELDS = new Set([
@@ -24,7 +24,7 @@ export function eventDocuments(events: readonly LocationEvent[]): string[] {
   let origin: LocationEvent | undefined;
   let originText = '';
   for (const e of events) {
-    if (origin === undefined || !sameOrigin(origin, e)) {
+    if (origin === undefined || !sameUpdate(origin, e)) {
       origin = e;
       originText = printOrigin(e);
     }
@@ -34,22 +34,6 @@ export function eventDocuments(events: readonly LocationEvent[]): string[] {
     docs.push(`${s}${originText}}`);
   }
   return docs;
-}
-
-function sameOrigin(a: LocationEvent, b: LocationEvent): boolean {
-  return (
-    a.projectId === b.projectId &&
-    a.live === b.live &&
-    a.createdAt === b.createdAt &&
-    a.actualCreatedAt === b.actualCreatedAt &&
-    a.location === b.location &&
-    a.locationAccuracy === b.locationAccuracy &&
-    a.replayed === b.replayed &&
-    a.user.id === b.user.id &&
-    a.user.userId === b.user.userId &&
-    a.user.deviceId === b.user.deviceId &&
-    a.user.metadata === b.user.metadata
-  );
 }
 
 function printOrigin(e: LocationEvent): string {

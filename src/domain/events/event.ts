@@ -37,3 +37,23 @@ export interface LocationEvent {
   /** Other type-specific snapshots (place, alternatePlaces, region, beacon). */
   extra?: Record<string, unknown>;
 }
+
+/**
+ * Whether two events belong to one update: the same project, times, user, location and accuracy.
+ * Printers of several events (stored documents, a track's answer) print what they share once.
+ */
+export function sameUpdate(a: LocationEvent, b: LocationEvent): boolean {
+  return (
+    a.projectId === b.projectId &&
+    a.live === b.live &&
+    a.createdAt === b.createdAt &&
+    a.actualCreatedAt === b.actualCreatedAt &&
+    a.location === b.location &&
+    a.locationAccuracy === b.locationAccuracy &&
+    a.replayed === b.replayed &&
+    a.user.id === b.user.id &&
+    a.user.userId === b.user.userId &&
+    a.user.deviceId === b.user.deviceId &&
+    a.user.metadata === b.user.metadata
+  );
+}

@@ -8,6 +8,11 @@ export interface GeofenceMembership {
   dwelled: boolean;
 }
 
+/** Whether the memberships include the fence. */
+export function inGeofence(memberships: readonly GeofenceMembership[], geofenceId: string): boolean {
+  return memberships.some((m) => m.geofenceId === geofenceId);
+}
+
 export type DeviceType = 'iOS' | 'Android' | 'Web';
 
 /** A tracked user (device). Created and updated only by track. Times are epoch milliseconds. */

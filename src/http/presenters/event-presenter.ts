@@ -1,5 +1,5 @@
 import { keptJson } from '../../cache/kept-json.js';
-import type { LocationEvent } from '../../domain/events/event.js';
+import { type LocationEvent, sameUpdate } from '../../domain/events/event.js';
 import { compact, iso, isoField, jsonField, point, pointJson } from './wire.js';
 
 /**
@@ -32,20 +32,14 @@ export function presentEvent(e: LocationEvent) {
  * takes V8's slow path for each field it stores. Only for printing: its keys are not `presentEvent`'s.
  */
 export function eventForJson(e: LocationEvent): Record<string, unknown> {
-  if (e.extra !== undefined && Object.keys(e.extra).length > 0) return presentEvent(e);
-  const u = e.user;
+  if (hasExtra(e)) return presentEvent(e);
   return {
     _id: e.id ?? undefined,
     live: e.live ?? undefined,
     type: e.type ?? undefined,
     createdAt: iso(e.createdAt),
     actualCreatedAt: iso(e.actualCreatedAt),
-    user: {
-      _id: u.id ?? undefined,
-      userId: u.userId ?? undefined,
-      deviceId: u.deviceId ?? undefined,
-      metadata: u.metadata ?? undefined,
-    },
+    user: userForJson(e.user),
     geofence: e.geofence ?? undefined,
     trip: e.trip ?? undefined,
     location: point(e.location),
@@ -70,12 +64,11 @@ export function eventsJson(events: readonly LocationEvent[]): string {
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
     if (i > 0) out += ',';
-    const plain = (e.extra === undefined || Object.keys(e.extra).length === 0) && e.id != null && e.type != null;
-    if (!plain) {
+    if (hasExtra(e) || e.id == null || e.type == null) {
       out += JSON.stringify(eventForJson(e));
       continue;
     }
-    if (origin === undefined || !sameOrigin(origin, e)) shared = originJson(e);
+    if (origin === undefined || !sameUpdate(origin, e)) shared = originJson(e);
     origin = e;
     let s = `{"_id":${JSON.stringify(e.id)}${jsonField('live', e.live)}${jsonField('type', e.type)}`;
     s += `${shared.times},"user":${shared.user}`;
@@ -87,26 +80,26 @@ export function eventsJson(events: readonly LocationEvent[]): string {
   return `${out}]`;
 }
 
-function sameOrigin(a: LocationEvent, b: LocationEvent): boolean {
-  return (
-    a.user === b.user &&
-    a.createdAt === b.createdAt &&
-    a.actualCreatedAt === b.actualCreatedAt &&
-    a.location === b.location
-  );
-}
-
 /** The texts of the fields an update's events share, as `eventForJson` prints them. */
 function originJson(e: LocationEvent) {
-  const u = e.user;
   return {
-    user: JSON.stringify({
-      _id: u.id ?? undefined,
-      userId: u.userId ?? undefined,
-      deviceId: u.deviceId ?? undefined,
-      metadata: u.metadata ?? undefined,
-    }),
+    user: JSON.stringify(userForJson(e.user)),
     times: isoField('createdAt', e.createdAt) + isoField('actualCreatedAt', e.actualCreatedAt),
     location: `,"location":${pointJson(e.location)}`,
+  };
+}
+
+/** Events with type-specific fields (place, region, beacon) print through `presentEvent`. */
+function hasExtra(e: LocationEvent): boolean {
+  return e.extra !== undefined && Object.keys(e.extra).length > 0;
+}
+
+/** The event's user as `presentEvent` prints it, absent fields `undefined` (see `eventForJson`). */
+function userForJson(u: LocationEvent['user']): Record<string, unknown> {
+  return {
+    _id: u.id ?? undefined,
+    userId: u.userId ?? undefined,
+    deviceId: u.deviceId ?? undefined,
+    metadata: u.metadata ?? undefined,
   };
 }

@@ -1,5 +1,5 @@
 import { cutPage, type Page, type PageQuery } from '../../domain/pagination.js';
-import type { GeofenceMembership } from '../../domain/users/user.js';
+import { type GeofenceMembership, inGeofence } from '../../domain/users/user.js';
 import type { SqliteDb } from './open-database.js';
 import { statement } from './paged-query.js';
 
@@ -88,7 +88,7 @@ export class FenceMembers {
     const map = this.#byFence;
     if (!map) return;
     for (const { geofenceId } of before) {
-      if (!after.some((m) => m.geofenceId === geofenceId)) map.get(geofenceId)?.delete(userPk);
+      if (!inGeofence(after, geofenceId)) map.get(geofenceId)?.delete(userPk);
     }
     for (const { geofenceId } of after) add(map, geofenceId, userPk, t);
   }

@@ -1,6 +1,6 @@
 import type { Page, PageQuery } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
-import type { User } from '../../domain/users/user.js';
+import { inGeofence, type User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
 import type { TrackCandidates, TrackIdentity, TrackUnit, TrackWrite, UserLocation, UserStore } from '../store.js';
 import { changeLine, mergeChanges } from './commit-changes.js';
@@ -140,13 +140,13 @@ export class SqliteUserStore implements UserStore {
       let stale = false;
       for (const m of cut.items) {
         const user = byId.get(m.id);
-        const inside = user !== undefined && isIn(user, geofenceId);
+        const inside = user !== undefined && inGeofence(user.geofences, geofenceId);
         if (inside && user.updatedAt === m.t) continue;
         stale = true;
         this.members.correct(geofenceId, m.id, inside ? user.updatedAt : null);
       }
       if (!stale || attempt === 3) {
-        const items = cut.items.flatMap((m) => byId.get(m.id) ?? []).filter((u) => isIn(u, geofenceId));
+        const items = cut.items.flatMap((m) => byId.get(m.id) ?? []).filter((u) => inGeofence(u.geofences, geofenceId));
         return { items, hasMore: cut.hasMore };
       }
     }
@@ -244,10 +244,6 @@ function trackedUserOps(user: User, stored: User | null, doc: string): WriteOp[]
     before.length === user.geofences.length &&
     before.every((m, i) => m.geofenceId === user.geofences[i]?.geofenceId);
   return same ? userRowOps(user, doc, stored) : userRowsOps(user, before !== null, doc, stored);
-}
-
-function isIn(user: User, geofenceId: string): boolean {
-  return user.geofences.some((m) => m.geofenceId === geofenceId);
 }
 
 /** The user row and its membership rows, replacing what was stored (`stored`: there may be some). */
