@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freshBenchDatabase, parseBenchArgs } from './lib/bench-database.js';
+import { benchDatabaseIsLocal, freshBenchDatabase, parseBenchArgs } from './lib/bench-database.js';
 import { type ServerProcess, startServerProcess } from './lib/server-process.js';
 import type { BenchResult, Scenario } from './lib/types.js';
 import { useWrk } from './lib/wrk-load.js';
@@ -52,6 +52,7 @@ async function main(): Promise<void> {
         url: server.url,
         urls: servers.map((s) => s.url),
         serverPids: servers.map((s) => s.pid),
+        localDatabase: options.store === 'postgres' && benchDatabaseIsLocal(),
         dataDir: server.dataDir,
         keys: created.keys.test,
         durationSeconds,
@@ -61,7 +62,7 @@ async function main(): Promise<void> {
       const loaded = results.filter((r) => !r.skipped);
       for (const r of loaded)
         process.stderr.write(
-          `${scenario.name}: ${r.name} ${r.reqPerSec} req/s p50 ${r.p50Ms} ms p99 ${r.p99Ms} ms errors ${r.errors} server CPU ${r.serverCpuUsPerReq ?? '–'} µs/req\n`,
+          `${scenario.name}: ${r.name} ${r.reqPerSec} req/s p50 ${r.p50Ms} ms p99 ${r.p99Ms} ms errors ${r.errors} server CPU ${r.serverCpuUsPerReq ?? '–'} µs/req${r.databaseCpuUsPerReq === undefined ? '' : ` PostgreSQL CPU ${r.databaseCpuUsPerReq} µs/req`}\n`,
         );
       rows.push(...loaded);
     } finally {
@@ -78,12 +79,15 @@ async function main(): Promise<void> {
   process.stdout.write(
     `\nMachine: ${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${durationSeconds} s per row, ${connections} connections, loopback, saturated rows on ${useWrk() ? 'wrk' : 'autocannon'}; ${store}, ${options.processes} API process(es); load average ${load}.\n\n`,
   );
+  // With a local PostgreSQL, its CPU per request too: what one database spends on each request is what
+  // decides how many API processes it can carry.
+  const database = rows.some((r) => r.databaseCpuUsPerReq !== undefined);
   process.stdout.write(
-    '| scenario | req/s | p50 ms | p99 ms | requests | errors | server CPU µs/req |\n|---|---:|---:|---:|---:|---:|---:|\n',
+    `| scenario | req/s | p50 ms | p99 ms | requests | errors | server CPU µs/req |${database ? ' PostgreSQL CPU µs/req |' : ''}\n|---|---:|---:|---:|---:|---:|---:|${database ? '---:|' : ''}\n`,
   );
   for (const r of rows)
     process.stdout.write(
-      `| ${r.name} | ${r.reqPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.requests} | ${r.errors} | ${r.serverCpuUsPerReq ?? '–'} |\n`,
+      `| ${r.name} | ${r.reqPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.requests} | ${r.errors} | ${r.serverCpuUsPerReq ?? '–'} |${database ? ` ${r.databaseCpuUsPerReq ?? '–'} |` : ''}\n`,
     );
 }
 

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { type CommandTicks, commandCpuTicks, commandTicksBetween, cpuTicks, TICKS_PER_SECOND } from './cpu-ticks.js';
 import { fixedRateLoad } from './fixed-rate-load.js';
 import type { BenchContext, BenchResult } from './types.js';
 import { WalFrameWatch } from './wal-frames.js';
@@ -60,6 +60,7 @@ export async function measure(
   // compiled then, not in the measured tail. At a low fixed rate a cold start otherwise owns the p99.
   const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
   let before: number | null = null;
+  let dbBefore: CommandTicks | null = null;
   let result: BenchResult;
   if (pacedReads(requests, opts)) {
     // A fixed rate warms up inside its own run, on the same connections and load process, and goes
@@ -67,37 +68,35 @@ export async function measure(
     // connections at full rate, and its first second's backlog (p99 100-200 ms) would be the row's tail.
     const measuring = () => {
       before ??= cpuTicks(ctx.serverPids);
+      dbBefore ??= databaseTicks(ctx);
     };
     result = await measureLoad(ctx, name, requests, { ...opts, warmupSeconds: warmup, measuring });
   } else {
     if (warmup > 0) await measureLoad({ ...ctx, durationSeconds: warmup }, `${name} (warm-up)`, requests, opts);
     const wal = process.env.BENCH_WAL_FRAMES ? WalFrameWatch.start(ctx.dataDir) : null;
     before = cpuTicks(ctx.serverPids);
+    dbBefore = databaseTicks(ctx);
     result = await measureLoad(ctx, name, requests, opts);
     if (wal) process.stderr.write(`${name}: ${wal.report(result.requests)}\n`);
   }
+  const perRequest = (ticks: number | null) =>
+    ticks === null || result.requests === 0
+      ? undefined
+      : Math.round((ticks * 1e6) / TICKS_PER_SECOND / result.requests);
   const after = cpuTicks(ctx.serverPids);
-  if (before === null || after === null || result.requests === 0) return result;
-  return { ...result, serverCpuUsPerReq: Math.round(((after - before) * 1e6) / TICKS_PER_SECOND / result.requests) };
+  const dbAfter = databaseTicks(ctx);
+  return {
+    ...result,
+    serverCpuUsPerReq: perRequest(before === null || after === null ? null : after - before),
+    databaseCpuUsPerReq: perRequest(
+      dbBefore === null || dbAfter === null ? null : commandTicksBetween(dbBefore, dbAfter),
+    ),
+  };
 }
 
-// USER_HZ: 100 on every Linux architecture Node runs on.
-const TICKS_PER_SECOND = 100;
-
-/** User + system CPU ticks of the processes so far, or null where /proc does not tell (not Linux). */
-function cpuTicks(pids: number[] | undefined): number | null {
-  if (!pids?.length) return null;
-  try {
-    let ticks = 0;
-    for (const pid of pids) {
-      // Fields after the command name (which may hold spaces): utime is the 12th, stime the 13th.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    }
-    return ticks;
-  } catch {
-    return null;
-  }
+/** The local PostgreSQL's processes' CPU ticks, when the bench runs on one (`ctx.localDatabase`). */
+function databaseTicks(ctx: BenchContext): CommandTicks | null {
+  return ctx.localDatabase ? commandCpuTicks('postgres') : null;
 }
 
 async function measureLoad(

@@ -10,6 +10,11 @@ export interface BenchContext {
   connections: number;
   /** The API processes' pids, to charge their CPU time to each measurement (Linux `/proc`). */
   serverPids?: number[];
+  /**
+   * The store is a PostgreSQL server on this machine: each measurement also reads the CPU time of its
+   * processes, the part of a request that does not scale out with API processes.
+   */
+  localDatabase?: boolean;
   /** Runs the project's CLI against the server's DATA_DIR (e.g. imports for seeding). */
   cli(args: string[]): Promise<string>;
 }
@@ -27,6 +32,8 @@ export interface BenchResult {
    * it hardly depends on what else loads the machine, so runs on a busy machine stay comparable.
    */
   serverCpuUsPerReq?: number;
+  /** The same for the local PostgreSQL server's processes (`BenchContext.localDatabase`). */
+  databaseCpuUsPerReq?: number;
   /** Not loaded: its name does not contain `BENCH_ROWS`. */
   skipped?: boolean;
 }
