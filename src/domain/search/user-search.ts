@@ -99,7 +99,8 @@ export class UserSearch {
     for (let offset = 0; hits.length < q.limit; offset += page) {
       const users = await near(tenant, q.near, q.radiusMeters + 10, page, offset);
       for (const user of users) {
-        const hit = user.location ? await this.hit(user, user.location, q) : null;
+        if (!user.location) continue;
+        const hit = q.travel ? await this.hit(user, user.location, q) : this.nearHit(user, user.location, q);
         if (hit) hits.push(hit);
       }
       if (users.length < page) break;
