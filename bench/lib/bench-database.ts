@@ -46,13 +46,17 @@ export function benchDatabaseUrl(): string | undefined {
 
 /** The bench's PostgreSQL runs on this machine (loopback or a socket), so its processes' CPU can be read. */
 export function benchDatabaseIsLocal(): boolean {
-  const host = new URL(process.env.BENCH_DATABASE_URL ?? DEFAULT_URL).hostname;
-  return ['', 'localhost', '127.0.0.1', '[::1]'].includes(host);
+  return ['', 'localhost', '127.0.0.1', '[::1]'].includes(benchDatabaseBase().hostname);
+}
+
+/** BENCH_DATABASE_URL, or the local default. */
+function benchDatabaseBase(): URL {
+  return new URL(process.env.BENCH_DATABASE_URL ?? DEFAULT_URL);
 }
 
 /** Drops and recreates the bench schema; returns the server environment that points at it. */
 export async function freshBenchDatabase(): Promise<Record<string, string>> {
-  const base = new URL(process.env.BENCH_DATABASE_URL ?? DEFAULT_URL);
+  const base = benchDatabaseBase();
   const dbName = base.pathname.slice(1);
   const admin = new URL(base);
   admin.pathname = '/postgres';

@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { type CommandTicks, commandCpuTicks, commandTicksBetween, cpuTicks, TICKS_PER_SECOND } from './cpu-ticks.js';
+import { commandTicks, processTicks, TICKS_PER_SECOND, type Ticks, ticksBetween } from './cpu-ticks.js';
 import { fixedRateLoad } from './fixed-rate-load.js';
 import type { BenchContext, BenchResult } from './types.js';
 import { WalFrameWatch } from './wal-frames.js';
@@ -59,44 +59,46 @@ export async function measure(
   // An unmeasured pass first (BENCH_WARMUP_SECONDS, default 2): code paths the server has not run yet are
   // compiled then, not in the measured tail. At a low fixed rate a cold start otherwise owns the p99.
   const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
-  let before: number | null = null;
-  let dbBefore: CommandTicks | null = null;
+  let before: CpuReading | undefined;
   let result: BenchResult;
   if (pacedReads(requests, opts)) {
     // A fixed rate warms up inside its own run, on the same connections and load process, and goes
     // straight on into the measured part: a second run would start a cold load process and 50 new
     // connections at full rate, and its first second's backlog (p99 100-200 ms) would be the row's tail.
     const measuring = () => {
-      before ??= cpuTicks(ctx.serverPids);
-      dbBefore ??= databaseTicks(ctx);
+      before ??= readCpu(ctx);
     };
     result = await measureLoad(ctx, name, requests, { ...opts, warmupSeconds: warmup, measuring });
   } else {
     if (warmup > 0) await measureLoad({ ...ctx, durationSeconds: warmup }, `${name} (warm-up)`, requests, opts);
     const wal = process.env.BENCH_WAL_FRAMES ? WalFrameWatch.start(ctx.dataDir) : null;
-    before = cpuTicks(ctx.serverPids);
-    dbBefore = databaseTicks(ctx);
+    before = readCpu(ctx);
     result = await measureLoad(ctx, name, requests, opts);
     if (wal) process.stderr.write(`${name}: ${wal.report(result.requests)}\n`);
   }
+  const after = readCpu(ctx);
   const perRequest = (ticks: number | null) =>
     ticks === null || result.requests === 0
       ? undefined
       : Math.round((ticks * 1e6) / TICKS_PER_SECOND / result.requests);
-  const after = cpuTicks(ctx.serverPids);
-  const dbAfter = databaseTicks(ctx);
   return {
     ...result,
-    serverCpuUsPerReq: perRequest(before === null || after === null ? null : after - before),
-    databaseCpuUsPerReq: perRequest(
-      dbBefore === null || dbAfter === null ? null : commandTicksBetween(dbBefore, dbAfter),
-    ),
+    serverCpuUsPerReq: perRequest(ticksBetween(before?.server ?? null, after.server)),
+    databaseCpuUsPerReq: perRequest(ticksBetween(before?.database ?? null, after.database)),
   };
 }
 
-/** The local PostgreSQL's processes' CPU ticks, when the bench runs on one (`ctx.localDatabase`). */
-function databaseTicks(ctx: BenchContext): CommandTicks | null {
-  return ctx.localDatabase ? commandCpuTicks('postgres') : null;
+/**
+ * CPU ticks so far of the API processes and, when the bench runs on one (`ctx.localDatabase`), of the
+ * local PostgreSQL's.
+ */
+interface CpuReading {
+  server: Ticks | null;
+  database: Ticks | null;
+}
+
+function readCpu(ctx: BenchContext): CpuReading {
+  return { server: processTicks(ctx.serverPids), database: ctx.localDatabase ? commandTicks('postgres') : null };
 }
 
 async function measureLoad(
