@@ -62,7 +62,7 @@ async function main(): Promise<void> {
       const loaded = results.filter((r) => !r.skipped);
       for (const r of loaded)
         process.stderr.write(
-          `${scenario.name}: ${r.name} ${r.reqPerSec} req/s p50 ${r.p50Ms} ms p99 ${r.p99Ms} ms errors ${r.errors} server CPU ${r.serverCpuUsPerReq ?? '–'} µs/req${r.databaseCpuUsPerReq === undefined ? '' : ` PostgreSQL CPU ${r.databaseCpuUsPerReq} µs/req`}\n`,
+          `${scenario.name}: ${r.name} ${r.reqPerSec} req/s p50 ${r.p50Ms} ms p99 ${r.p99Ms} ms errors ${r.errors} server CPU ${r.serverCpuUsPerReq ?? '–'} µs/req${r.databaseCpuUsPerReq === undefined ? '' : ` PostgreSQL CPU ${r.databaseCpuUsPerReq} µs/req`}${r.loadCpuUsPerReq === undefined ? '' : ` wrk CPU ${r.loadCpuUsPerReq} µs/req`}\n`,
         );
       rows.push(...loaded);
     } finally {
@@ -80,14 +80,19 @@ async function main(): Promise<void> {
     `\nMachine: ${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${durationSeconds} s per row, ${connections} connections, loopback, saturated rows on ${useWrk() ? 'wrk' : 'autocannon'}; ${store}, ${options.processes} API process(es); load average ${load}.\n\n`,
   );
   // With a local PostgreSQL, its CPU per request too: what one database spends on each request is what
-  // decides how many API processes it can carry.
-  const database = rows.some((r) => r.databaseCpuUsPerReq !== undefined);
+  // decides how many API processes it can carry. And wrk's: the three share the machine's cores.
+  const columns: Array<[string, (r: BenchResult) => number | undefined]> = [
+    ['server CPU µs/req', (r) => r.serverCpuUsPerReq],
+    ['PostgreSQL CPU µs/req', (r) => r.databaseCpuUsPerReq],
+    ['wrk CPU µs/req', (r) => r.loadCpuUsPerReq],
+  ];
+  const shown = columns.filter(([, value], i) => i === 0 || rows.some((r) => value(r) !== undefined));
   process.stdout.write(
-    `| scenario | req/s | p50 ms | p99 ms | requests | errors | server CPU µs/req |${database ? ' PostgreSQL CPU µs/req |' : ''}\n|---|---:|---:|---:|---:|---:|---:|${database ? '---:|' : ''}\n`,
+    `| scenario | req/s | p50 ms | p99 ms | requests | errors |${shown.map(([h]) => ` ${h} |`).join('')}\n|---|---:|---:|---:|---:|---:|${shown.map(() => '---:|').join('')}\n`,
   );
   for (const r of rows)
     process.stdout.write(
-      `| ${r.name} | ${r.reqPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.requests} | ${r.errors} | ${r.serverCpuUsPerReq ?? '–'} |${database ? ` ${r.databaseCpuUsPerReq ?? '–'} |` : ''}\n`,
+      `| ${r.name} | ${r.reqPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.requests} | ${r.errors} |${shown.map(([, value]) => ` ${value(r) ?? '–'} |`).join('')}\n`,
     );
 }
 

@@ -1,5 +1,12 @@
 import autocannon from 'autocannon';
-import { commandTicks, processTicks, TICKS_PER_SECOND, type Ticks, ticksBetween } from './cpu-ticks.js';
+import {
+  commandTicks,
+  exitedChildrenTicks,
+  processTicks,
+  TICKS_PER_SECOND,
+  type Ticks,
+  ticksBetween,
+} from './cpu-ticks.js';
 import { fixedRateLoad } from './fixed-rate-load.js';
 import type { BenchContext, BenchResult } from './types.js';
 import { WalFrameWatch } from './wal-frames.js';
@@ -81,24 +88,37 @@ export async function measure(
     ticks === null || result.requests === 0
       ? undefined
       : Math.round((ticks * 1e6) / TICKS_PER_SECOND / result.requests);
+  // Only a saturated row's wrk processes start and end inside the readings (a paced row's load process
+  // also ran its warm-up; autocannon runs in this process).
+  const onWrk = !pacedReads(requests, opts) && !opts.overallRate && useWrk();
+  const generatorBefore = before?.generator ?? null;
+  const generator =
+    onWrk && generatorBefore !== null && after.generator !== null ? after.generator - generatorBefore : null;
   return {
     ...result,
     serverCpuUsPerReq: perRequest(ticksBetween(before?.server ?? null, after.server)),
     databaseCpuUsPerReq: perRequest(ticksBetween(before?.database ?? null, after.database)),
+    loadCpuUsPerReq: perRequest(generator),
   };
 }
 
 /**
- * CPU ticks so far of the API processes and, when the bench runs on one (`ctx.localDatabase`), of the
- * local PostgreSQL's.
+ * CPU ticks so far of the API processes, of the load generator and, when the bench runs on one
+ * (`ctx.localDatabase`), of the local PostgreSQL's.
  */
 interface CpuReading {
   server: Ticks | null;
   database: Ticks | null;
+  /** The load generator's: wrk processes that have ended. */
+  generator: number | null;
 }
 
 function readCpu(ctx: BenchContext): CpuReading {
-  return { server: processTicks(ctx.serverPids), database: ctx.localDatabase ? commandTicks('postgres') : null };
+  return {
+    server: processTicks(ctx.serverPids),
+    database: ctx.localDatabase ? commandTicks('postgres') : null,
+    generator: exitedChildrenTicks(),
+  };
 }
 
 async function measureLoad(

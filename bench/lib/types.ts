@@ -34,6 +34,11 @@ export interface BenchResult {
   serverCpuUsPerReq?: number;
   /** The same for the local PostgreSQL server's processes (`BenchContext.localDatabase`). */
   databaseCpuUsPerReq?: number;
+  /**
+   * The same for the load generator, on saturated wrk rows: it shares the two cores, so a row's
+   * req/s is bounded by all three columns together.
+   */
+  loadCpuUsPerReq?: number;
   /** Not loaded: its name does not contain `BENCH_ROWS`. */
   skipped?: boolean;
 }

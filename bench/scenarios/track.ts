@@ -1,3 +1,4 @@
+import { measureFloor } from '../lib/floor.js';
 import { apiUrls, auth, measure, sendAll } from '../lib/load.js';
 import type { BenchContext, BenchResult, Scenario } from '../lib/types.js';
 import { anyMetroPoint, random, type SeedProbe, seedGeofences, tenantOfKey } from './metro-seed.js';
@@ -22,6 +23,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
     results.push(
       await measure(ctx, `POST /v1/track (${size.toLocaleString('en-US')} geofences)`, tracks(ctx, `d${size}`, size)),
     );
+    if (size === 100_000) results.push(...(await floorRows(ctx, size)));
     if (size === 100_000) {
       // Steady state, as a tracking service mostly sees it: devices it already knows, each moving to
       // another metro point on every update (so entries and exits keep coming).
@@ -75,6 +77,40 @@ function tracks(ctx: BenchContext, prefix: string, fenceCount: number, devices =
     });
     return { method: 'POST' as const, path: '/v1/track', headers, body };
   };
+}
+
+/**
+ * The same tracks against servers that only parse each body and send a stored track answer (the
+ * median-sized of 21 real ones): what the HTTP exchange of a track costs this machine, on node:http
+ * alone and on Fastify, beside what the whole track costs (the budgets' arithmetic in the README).
+ */
+async function floorRows(ctx: BenchContext, size: number): Promise<BenchResult[]> {
+  const sample = tracks(ctx, `a${size}`, size);
+  const answers: string[] = [];
+  for (let i = 0; i < 21; i++) {
+    const r = sample();
+    const res = await fetch(`${ctx.url}${r.path}`, { method: r.method, headers: r.headers, body: r.body });
+    if (!res.ok) throw new Error(`sample track failed: ${res.status}`);
+    answers.push(await res.text());
+  }
+  const answer = answers.sort((a, b) => a.length - b.length)[10]!;
+  const bytes = Buffer.byteLength(answer).toLocaleString('en-US');
+  return [
+    await measureFloor(
+      ctx,
+      `POST /v1/track floor: node:http, parse and a stored ${bytes}-byte answer`,
+      'node',
+      answer,
+      tracks(ctx, `n${size}`, size),
+    ),
+    await measureFloor(
+      ctx,
+      `POST /v1/track floor: Fastify, parse and a stored ${bytes}-byte answer`,
+      'fastify',
+      answer,
+      tracks(ctx, `s${size}`, size),
+    ),
+  ];
 }
 
 // More devices than tracks per second (each device keeps under its 1/s limit), all seen before the clock starts.
