@@ -6,32 +6,11 @@ export const TICKS_PER_SECOND = 100;
 /** User + system CPU ticks so far of some processes, by pid (Linux `/proc`). */
 export type Ticks = Map<string, number>;
 
-/**
- * A process's `/proc/<pid>/stat` fields after its command name (which may hold spaces); throws where
- * /proc does not tell.
- */
-function statFields(pid: number | string): string[] {
-  return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-}
-
-/** User + system CPU ticks of one process so far: utime is the 12th field after the name, stime the 13th. */
+/** User + system CPU ticks of one process so far; throws where /proc does not tell. */
 function ticksOf(pid: number | string): number {
-  const fields = statFields(pid);
+  // Fields after the command name (which may hold spaces): utime is the 12th, stime the 13th.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return Number(fields[11]) + Number(fields[12]);
-}
-
-/**
- * User + system CPU ticks of this process's children that have exited and been waited for (Linux
- * `/proc/self/stat`), null where /proc does not tell: a wrk run's whole CPU once it has ended.
- */
-export function exitedChildrenTicks(): number | null {
-  try {
-    // cutime and cstime follow utime and stime.
-    const fields = statFields('self');
-    return Number(fields[13]) + Number(fields[14]);
-  } catch {
-    return null;
-  }
 }
 
 /** The processes' ticks, or null where /proc does not tell (not Linux). */

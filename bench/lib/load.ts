@@ -1,12 +1,5 @@
 import autocannon from 'autocannon';
-import {
-  commandTicks,
-  exitedChildrenTicks,
-  processTicks,
-  TICKS_PER_SECOND,
-  type Ticks,
-  ticksBetween,
-} from './cpu-ticks.js';
+import { commandTicks, processTicks, TICKS_PER_SECOND, type Ticks, ticksBetween } from './cpu-ticks.js';
 import { fixedRateLoad } from './fixed-rate-load.js';
 import type { BenchContext, BenchResult } from './types.js';
 import { WalFrameWatch } from './wal-frames.js';
@@ -67,7 +60,7 @@ export async function measure(
   // compiled then, not in the measured tail. At a low fixed rate a cold start otherwise owns the p99.
   const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
   let before: CpuReading | undefined;
-  let result: BenchResult;
+  let result: LoadResult;
   if (pacedReads(requests, opts)) {
     // A fixed rate warms up inside its own run, on the same connections and load process, and goes
     // straight on into the measured part: a second run would start a cold load process and 50 new
@@ -88,45 +81,37 @@ export async function measure(
     ticks === null || result.requests === 0
       ? undefined
       : Math.round((ticks * 1e6) / TICKS_PER_SECOND / result.requests);
-  // Only a saturated row's wrk processes start and end inside the readings (a paced row's load process
-  // also ran its warm-up; autocannon runs in this process).
-  const onWrk = !pacedReads(requests, opts) && !opts.overallRate && useWrk();
-  const generatorBefore = before?.generator ?? null;
-  const generator =
-    onWrk && generatorBefore !== null && after.generator !== null ? after.generator - generatorBefore : null;
+  const { loadCpuUs, ...row } = result;
   return {
-    ...result,
+    ...row,
     serverCpuUsPerReq: perRequest(ticksBetween(before?.server ?? null, after.server)),
     databaseCpuUsPerReq: perRequest(ticksBetween(before?.database ?? null, after.database)),
-    loadCpuUsPerReq: perRequest(generator),
+    loadCpuUsPerReq: loadCpuUs === undefined || row.requests === 0 ? undefined : Math.round(loadCpuUs / row.requests),
   };
 }
 
 /**
- * CPU ticks so far of the API processes, of the load generator and, when the bench runs on one
- * (`ctx.localDatabase`), of the local PostgreSQL's.
+ * CPU ticks so far of the API processes and, when the bench runs on one (`ctx.localDatabase`), of the
+ * local PostgreSQL's.
  */
 interface CpuReading {
   server: Ticks | null;
   database: Ticks | null;
-  /** The load generator's: wrk processes that have ended. */
-  generator: number | null;
 }
 
 function readCpu(ctx: BenchContext): CpuReading {
-  return {
-    server: processTicks(ctx.serverPids),
-    database: ctx.localDatabase ? commandTicks('postgres') : null,
-    generator: exitedChildrenTicks(),
-  };
+  return { server: processTicks(ctx.serverPids), database: ctx.localDatabase ? commandTicks('postgres') : null };
 }
+
+/** A row as a load run reports it, with wrk's CPU time over it (µs) when wrk ran it. */
+type LoadResult = BenchResult & { loadCpuUs?: number };
 
 async function measureLoad(
   ctx: BenchContext,
   name: string,
   requests: LoadRequest[] | (() => LoadRequest),
   opts: LoadOptions,
-): Promise<BenchResult> {
+): Promise<LoadResult> {
   const next = typeof requests === 'function' ? requests : cycle(requests);
   const urls = apiUrls(ctx);
   if (urls.length > 1) {
@@ -149,6 +134,9 @@ async function measureLoad(
       p50Ms: Math.max(...parts.map((p) => p.p50Ms)),
       p99Ms: Math.max(...parts.map((p) => p.p99Ms)),
       errors: parts.reduce((n, p) => n + p.errors, 0),
+      ...(parts.every((p) => p.loadCpuUs !== undefined)
+        ? { loadCpuUs: parts.reduce((n, p) => n + p.loadCpuUs!, 0) }
+        : {}),
     };
   }
   if (opts.overallRate && pacedReads(requests, opts)) {

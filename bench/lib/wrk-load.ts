@@ -26,6 +26,8 @@ export interface WrkResult {
   p50Ms: number;
   p99Ms: number;
   errors: number;
+  /** wrk's CPU time over the measured part, µs (its start-up, which formats every request, left out). */
+  loadCpuUs: number;
 }
 
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'wrk-requests.lua');
@@ -67,13 +69,16 @@ export async function wrkLoad(opts: WrkOptions): Promise<WrkResult> {
       p50Us: number;
       p99Us: number;
       errors: number;
+      cpuS: number;
     };
+    const initCpuS = Number(/WRK_INIT_CPU ([\d.]+)/.exec(out)?.[1] ?? 0);
     return {
       requests: r.requests,
       reqPerSec: Math.round(r.requests / (r.durationUs / 1e6)),
       p50Ms: Math.round(r.p50Us / 100) / 10,
       p99Ms: Math.round(r.p99Us / 100) / 10,
       errors: r.errors,
+      loadCpuUs: Math.round((r.cpuS - initCpuS) * 1e6),
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

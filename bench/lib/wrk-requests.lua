@@ -16,6 +16,8 @@ function init(args)
     count = count + 1
     reqs[count] = wrk.format(method, path, headers, body ~= "" and body or nil)
   end
+  -- The CPU spent so far (seconds; os.clock is the whole process's) is start-up, before the clock starts.
+  io.write(string.format('WRK_INIT_CPU %.6f\n', os.clock()))
 end
 
 function request()
@@ -23,10 +25,11 @@ function request()
   return reqs[next_index]
 end
 
--- One line for wrk-load.ts to parse (latencies in µs; errors: connect, read, write, timeout, non-2xx/3xx).
+-- One line for wrk-load.ts to parse (latencies in µs; errors: connect, read, write, timeout, non-2xx/3xx;
+-- cpuS: the whole process's CPU seconds, start-up included).
 function done(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format('WRK_RESULT {"requests":%d,"durationUs":%d,"p50Us":%d,"p99Us":%d,"errors":%d}\n',
+  io.write(string.format('WRK_RESULT {"requests":%d,"durationUs":%d,"p50Us":%d,"p99Us":%d,"errors":%d,"cpuS":%.6f}\n',
     summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
-    e.connect + e.read + e.write + e.status + e.timeout))
+    e.connect + e.read + e.write + e.status + e.timeout, os.clock()))
 end
