@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 /**
  * The floor under a row: a server that does only what every answer to it must do (read the request,
  * parse its JSON body, send a stored answer of the real answer's bytes) and nothing the product adds.
- * Run in its own process by `startFloorServer` (bench/lib/floor.ts); prints its port on stdout.
+ * Run in its own process by `measureFloor` (bench/lib/floor.ts); prints its port on stdout.
  * argv: `node` (node:http alone) or `fastify` (the framework the server is built on, no plugins);
  * FLOOR_ANSWER: the answer's text.
  */

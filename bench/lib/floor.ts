@@ -34,9 +34,11 @@ export async function measureFloor(
     const floor: BenchContext = { ...ctx, url, urls: [url], serverPids: [child.pid!], localDatabase: false };
     return await measure(floor, name, requests);
   } finally {
-    // Waited for, so that its CPU is counted now and not in a later row's load generator column.
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
+    // Gone before the next row starts, so that it takes none of that row's CPU.
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
   }
 }

@@ -135,7 +135,7 @@ async function measureLoad(
       p99Ms: Math.max(...parts.map((p) => p.p99Ms)),
       errors: parts.reduce((n, p) => n + p.errors, 0),
       ...(parts.every((p) => p.loadCpuUs !== undefined)
-        ? { loadCpuUs: parts.reduce((n, p) => n + p.loadCpuUs!, 0) }
+        ? { loadCpuUs: parts.reduce((n, p) => n + (p.loadCpuUs ?? 0), 0) }
         : {}),
     };
   }
