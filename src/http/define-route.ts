@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Tenant } from '../domain/tenant.js';
 import { type AuthLevel, tenantOf } from './context.js';
 import { type ParamSpec, type Parsed, paramsParser } from './params/index.js';
+import { rejectIllFormedText } from './params/well-formed-text.js';
 
 interface RouteDef<Q extends ParamSpec, B extends ParamSpec, P extends ParamSpec> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -70,6 +71,9 @@ export function defineRoute<
     },
     // Not async: a handler that answers at once (a cached read) then costs no promise.
     handler: (req, reply) => {
+      rejectIllFormedText(req.params);
+      rejectIllFormedText(req.query);
+      rejectIllFormedText(req.body);
       const params = parsePath(req.params);
       const query = parseQuery(req.query);
       const bodySource = def.bodyFromQuery ? { ...(req.query as object), ...(req.body as object) } : req.body;

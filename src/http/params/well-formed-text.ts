@@ -1,0 +1,50 @@
+import { invalidParam } from '../../domain/errors.js';
+
+/**
+ * Refuses a request whose query, path or body holds text PostgreSQL cannot store, anywhere in it (a
+ * value, or a key at any depth), naming the top-level field it is under: the NUL character (text and
+ * jsonb hold none) and unpaired UTF-16 surrogates (`"\ud800"` in JSON: no UTF-8 encodes them, and
+ * jsonb refuses their escapes). Such a value would fail in PostgreSQL only, after the request was
+ * taken, where SQLite would store a replacement character instead; refused here, both stores answer
+ * alike, and nothing a route or a track participant reads from the raw body can carry one in.
+ */
+export function rejectIllFormedText(source: unknown): void {
+  if (source === null || typeof source !== 'object') return;
+  for (const key of Object.keys(source)) {
+    const fault = illFormed(key) ?? faultWithin((source as Record<string, unknown>)[key]);
+    // JSON's escapes name a bad key without printing what was wrong with it.
+    if (fault) throw invalidParam(illFormed(key) ? JSON.stringify(key).slice(1, -1) : key, fault);
+  }
+}
+
+const NUL = 'must not contain the NUL character (U+0000).';
+const SURROGATE = 'must be well-formed Unicode (it holds an unpaired surrogate).';
+
+function illFormed(text: string): string | undefined {
+  if (text.includes('\0')) return NUL;
+  return text.isWellFormed() ? undefined : SURROGATE;
+}
+
+/** Walked with a stack of its own: a body may nest deeper than the call stack goes. */
+function faultWithin(value: unknown): string | undefined {
+  if (typeof value === 'string') return illFormed(value);
+  if (value === null || typeof value !== 'object') return undefined;
+  const pending: object[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    const keys = Array.isArray(next) ? null : Object.keys(next);
+    const items: unknown[] =
+      keys === null ? (next as unknown[]) : keys.map((k) => (next as Record<string, unknown>)[k]);
+    for (const key of keys ?? []) {
+      const fault = illFormed(key);
+      if (fault) return fault;
+    }
+    for (const item of items) {
+      if (typeof item === 'string') {
+        const fault = illFormed(item);
+        if (fault) return fault;
+      } else if (item !== null && typeof item === 'object') pending.push(item);
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,336 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { assertError, assertOk } from './helpers/assertions.js';
+import { startGeodataServer } from './helpers/geodata.js';
+import type { TestServer } from './helpers/server.js';
+
+/**
+ * Every route of the OpenAPI document (so a new route is covered the day it is added) gets a fixed,
+ * seeded stream of hostile requests: odd path segments, query values and repeated keys, JSON bodies
+ * of the wrong types, broken JSON, forms and content types no route takes. None may answer 5xx, and
+ * every error must be the spec's shape, a 400 naming its parameter first.
+ */
+const REQUESTS = 3000;
+
+const SCALARS = [
+  '',
+  ' ',
+  'null',
+  'NaN',
+  'Infinity',
+  '-1',
+  '0',
+  '1.5',
+  '1e309',
+  '0x10',
+  '99999999999999999999',
+  'true',
+  '[]',
+  '{}',
+  'a'.repeat(3000),
+  '💥',
+  '\u0000',
+  '%',
+  'a,b',
+  ',',
+  '40.7,',
+  '40.7,-73.9',
+  '91,0',
+  '0,181',
+  '1,2,3',
+  '40.7,-73.9|41,-74',
+  '  40.7 , -73.9 ',
+  'car',
+  'truck',
+  'metric',
+  'started',
+  'completed',
+  'locality',
+  'US',
+  'ZZ',
+  '8.8.8.8',
+  '999.1.1.1',
+  '::1',
+  '2026-11-29T00:00:00.000Z',
+  '2026-13-45',
+  '__proto__',
+  'constructor',
+  'coffee-shop',
+];
+// Well-formed values by parameter name: a request mixes them with hostile ones, so that it gets past
+// the first check it meets and reaches the later ones and the work behind them.
+const GOOD: Record<string, string> = {
+  coordinates: '40.75,-73.95',
+  near: '40.75,-73.95',
+  origin: '40.75,-73.95',
+  destination: '40.76,-73.96',
+  origins: '40.75,-73.95|40.76,-73.96',
+  destinations: '40.77,-73.97',
+  radius: '1000',
+  limit: '10',
+  query: 'New York',
+  mode: 'car',
+  modes: 'car,foot',
+  units: 'metric',
+  tags: 'tag1',
+  tag: 'tag1',
+  externalId: 'abc',
+  ip: '8.8.8.8',
+  status: 'started',
+  active: 'true',
+  layers: 'locality',
+  country: 'US',
+  userId: 'abc',
+  includeGeometry: 'true',
+};
+const SEGMENTS = [
+  'abc',
+  'tag1',
+  '%2F',
+  '%00',
+  'a\u0000b',
+  'x'.repeat(600),
+  '0123456789abcdef01234567',
+  '💥',
+  'null',
+  '__proto__',
+];
+const EXTRA_KEYS = ['metadata[a]', 'metadata[b][c]', 'tags[]', 'limit', 'near', 'coordinates', 'status'];
+const RAW_BODIES = [
+  '{',
+  '[]',
+  'null',
+  '"x"',
+  '1',
+  '{"a":',
+  '\u0000',
+  '{"description":"\\ud800"}',
+  `${'['.repeat(3000)}${']'.repeat(3000)}`,
+];
+const OTHER_TYPES = [
+  'text/plain',
+  'application/xml',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=latin1',
+];
+
+function jsonValues(): unknown[] {
+  const ring = [
+    [-74, 40.6],
+    [-73.7, 40.6],
+    [-73.7, 40.9],
+    [-74, 40.6],
+  ];
+  return [
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1.5,
+    1e308,
+    'x',
+    '',
+    'a'.repeat(3000),
+    [],
+    [1, 2],
+    [[1, 2]],
+    {},
+    { a: 1 },
+    { a: { b: { c: [] } } },
+    [ring],
+    [-73.9, 40.7],
+    91,
+    181,
+    '40.7',
+    'Infinity',
+    'circle',
+    'polygon',
+    'isochrone',
+    'iOS',
+    'started',
+    Array.from({ length: 40 }, (_, i) => i),
+    Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${i}`, i])),
+    [{ uuid: 'x', major: 1, minor: 2 }],
+    [{ uuid: null }],
+    [{ deviceId: 'd', latitude: 1, longitude: 2 }],
+    [{}],
+    [null],
+    'a\u0000b',
+    'lone \ud800',
+    { '\udc00': 'x' },
+    { a: ['ok', 'x\u0000'] },
+  ];
+}
+
+interface Route {
+  method: string;
+  path: string;
+  query: string[];
+  body: string[];
+}
+
+describe('hostile input on every route', () => {
+  let s: TestServer;
+  let routes: Route[];
+  before(async () => {
+    // With the world pack, so that the geocoding and context routes reach their own parameter checks.
+    s = await startGeodataServer();
+    const secret = s.keys.test.secret;
+    // Something to find behind the ids and tags the requests name.
+    assertOk(
+      await s.request('PUT', '/v1/geofences/tag1/abc', {
+        key: secret,
+        json: { description: 'd', type: 'circle', coordinates: [-73.95, 40.75], radius: 5000, dwellThreshold: 1 },
+      }),
+    );
+    assertOk(
+      await s.request('POST', '/v1/track', {
+        key: s.keys.test.publishable,
+        json: {
+          deviceId: 'd1',
+          userId: 'abc',
+          latitude: 40.75,
+          longitude: -73.95,
+          accuracy: 10,
+          tripOptions: { externalId: 'abc', destinationGeofenceTag: 'tag1', destinationGeofenceExternalId: 'abc' },
+        },
+      }),
+    );
+    const doc = (await s.request('GET', '/v1/openapi.json')).body as {
+      paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }>; requestBody?: any }>>;
+    };
+    routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({
+        method: method.toUpperCase(),
+        path,
+        query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+        body: Object.keys(op.requestBody?.content?.['application/json']?.schema?.properties ?? {}),
+      })),
+    );
+  });
+  after(() => s.close());
+
+  it('answers every one without a 5xx, in the error shape, a 400 naming its parameter first', async () => {
+    assert.ok(routes.length >= 40, `the OpenAPI document lists ${routes.length} routes`);
+    let seed = 20261129;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < REQUESTS; i++) {
+      const r = pick(routes);
+      const path = r.path.replace(/\{[^}]+\}/g, (name) =>
+        encodeURIComponent(random() < 0.4 ? (name === '{tag}' ? 'tag1' : 'abc') : pick(SEGMENTS)),
+      );
+      const query = new URLSearchParams();
+      for (const k of [...r.query, ...(random() < 0.3 ? [pick(EXTRA_KEYS)] : [])]) {
+        if (random() < 0.3) continue;
+        query.append(k, GOOD[k] !== undefined && random() < 0.5 ? GOOD[k] : pick(SCALARS));
+        if (random() < 0.1) query.append(k, pick(SCALARS));
+      }
+      const headers: Record<string, string> = {
+        authorization: random() < 0.15 ? s.keys.test.publishable : s.keys.test.secret,
+      };
+      let body: string | undefined;
+      if (r.method !== 'GET' && r.method !== 'DELETE') {
+        const kind = random();
+        if (kind < 0.7) {
+          const fields: Record<string, unknown> = {};
+          for (const k of r.body) if (random() < 0.6) fields[k] = pick(jsonValues());
+          if (r.path === '/v1/track' && random() < 0.5)
+            Object.assign(fields, {
+              deviceId: `d${i}`,
+              latitude: 40.7 + random() / 10,
+              longitude: -73.9 - random() / 10,
+            });
+          body = JSON.stringify(fields);
+          headers['content-type'] = 'application/json';
+        } else if (kind < 0.8) {
+          body = pick(RAW_BODIES);
+          headers['content-type'] = 'application/json';
+        } else if (kind < 0.9) {
+          const form = new URLSearchParams();
+          for (const k of r.body) if (random() < 0.6) form.append(k, pick(SCALARS));
+          body = form.toString();
+          headers['content-type'] = 'application/x-www-form-urlencoded';
+        } else {
+          body = pick(['x', '<a/>', '']);
+          headers['content-type'] = pick(OTHER_TYPES);
+        }
+      }
+      const target = `${path}${query.size ? `?${query}` : ''}`;
+      const res = await fetch(`${s.url}${target}`, { method: r.method, headers, body });
+      const text = await res.text();
+      const what = `${r.method} ${target.slice(0, 200)} ${(body ?? '').slice(0, 200)} => ${res.status} ${text.slice(0, 300)}`;
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      assert.ok(res.status < 500, what);
+      const answer = JSON.parse(text) as { meta?: { code?: number; param?: string; message?: string } };
+      assert.equal(answer.meta?.code, res.status, what);
+      if (res.status === 400) {
+        assert.equal(typeof answer.meta?.param, 'string', what);
+        assert.ok(answer.meta!.message!.startsWith(answer.meta!.param!), what);
+      }
+    }
+    // The stream reaches past the parameter checks too: some requests are taken, most refused.
+    assert.ok((statuses.get(200) ?? 0) > REQUESTS / 20, JSON.stringify([...statuses]));
+    assert.ok((statuses.get(400) ?? 0) > REQUESTS / 5, JSON.stringify([...statuses]));
+  });
+});
+
+describe('text PostgreSQL cannot store', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startGeodataServer();
+  });
+  after(() => s.close());
+
+  it('refuses an unpaired surrogate in a fence and stores nothing', async () => {
+    const secret = s.keys.test.secret;
+    const fence = { type: 'circle', coordinates: [-73.95, 40.75], radius: 500 };
+    const res = await s.request('PUT', '/v1/geofences/store/one', {
+      key: secret,
+      json: { ...fence, description: 'caf\ud800' },
+    });
+    assertError(res, 400, 'description', 'unpaired surrogate');
+    const bad = await s.request('PUT', '/v1/geofences/store/two', {
+      key: secret,
+      json: { ...fence, description: 'd', metadata: { '\udc00': 'x' } },
+    });
+    assertError(bad, 400, 'metadata', 'unpaired surrogate');
+    const stored = await s.request('GET', '/v1/geofences', { key: secret });
+    assertOk(stored);
+    assert.deepEqual(stored.body.geofences, []);
+    // A well-formed pair (an emoji) is text like any other.
+    assertOk(
+      await s.request('PUT', '/v1/geofences/store/one', { key: secret, json: { ...fence, description: 'ok 😀' } }),
+    );
+  });
+
+  it('refuses the NUL character in a track, a query and a path, and creates no user', async () => {
+    const track = { deviceId: 'nul-device', latitude: 40.75, longitude: -73.95, accuracy: 10 };
+    const res = await s.request('POST', '/v1/track', {
+      key: s.keys.test.publishable,
+      json: { ...track, metadata: { note: 'a\u0000b' } },
+    });
+    assertError(res, 400, 'metadata', 'NUL character');
+    // Fields a track ignores are refused too: track participants read the raw body.
+    const beacon = await s.request('POST', '/v1/track', {
+      key: s.keys.test.publishable,
+      json: { ...track, beacons: [{ uuid: '\u0000', major: '1', minor: '2' }] },
+    });
+    assertError(beacon, 400, 'beacons', 'NUL character');
+    const users = await s.request('GET', '/v1/users', { key: s.keys.test.secret });
+    assertOk(users);
+    assert.deepEqual(users.body.users, []);
+    assertError(
+      await s.request('GET', '/v1/geofences?tag=a%00b', { key: s.keys.test.secret }),
+      400,
+      'tag',
+      'NUL character',
+    );
+    assertError(await s.request('GET', '/v1/geofences/a%00b', { key: s.keys.test.secret }), 400, 'id', 'NUL character');
+  });
+});
