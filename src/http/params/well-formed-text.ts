@@ -32,19 +32,25 @@ function faultWithin(value: unknown): string | undefined {
   const pending: object[] = [value];
   while (pending.length > 0) {
     const next = pending.pop()!;
-    const keys = Array.isArray(next) ? null : Object.keys(next);
-    const items: unknown[] =
-      keys === null ? (next as unknown[]) : keys.map((k) => (next as Record<string, unknown>)[k]);
-    for (const key of keys ?? []) {
-      const fault = illFormed(key);
+    if (Array.isArray(next)) {
+      // Indexed, allocating nothing: a polygon's positions are thousands of small arrays.
+      for (let i = 0; i < next.length; i++) {
+        const fault = faultOf(next[i], pending);
+        if (fault) return fault;
+      }
+      continue;
+    }
+    for (const key of Object.keys(next)) {
+      const fault = illFormed(key) ?? faultOf((next as Record<string, unknown>)[key], pending);
       if (fault) return fault;
     }
-    for (const item of items) {
-      if (typeof item === 'string') {
-        const fault = illFormed(item);
-        if (fault) return fault;
-      } else if (item !== null && typeof item === 'object') pending.push(item);
-    }
   }
+  return undefined;
+}
+
+/** A string's fault; an object or array is left on `pending` to walk. */
+function faultOf(item: unknown, pending: object[]): string | undefined {
+  if (typeof item === 'string') return illFormed(item);
+  if (item !== null && typeof item === 'object') pending.push(item);
   return undefined;
 }
