@@ -7,10 +7,11 @@ import type { TestServer } from './helpers/server.js';
 /**
  * Every route of the OpenAPI document (so a new route is covered the day it is added) gets a fixed,
  * seeded stream of hostile requests: odd path segments, query values and repeated keys, JSON bodies
- * of the wrong types, broken JSON, forms and content types no route takes. None may answer 5xx, and
- * every error must be the spec's shape, a 400 naming its parameter first.
+ * of the wrong types, broken JSON, forms and content types no route takes. None may answer 5xx,
+ * every error must be the spec's shape, a 400 naming its parameter first, and a refused write must
+ * leave every list as it was.
  */
-const REQUESTS = 3000;
+const REQUESTS = 2000;
 
 const SCALARS = [
   '',
@@ -163,6 +164,48 @@ function jsonValues(): unknown[] {
   ];
 }
 
+/** A valid body for each write route, by `METHOD path` as the OpenAPI document names it. */
+const VALID_BODIES: Record<string, (i: number, random: () => number) => Record<string, unknown>> = {
+  'POST /v1/track': (i, random) => ({
+    deviceId: `d${i}`,
+    latitude: 40.7 + random() / 10,
+    longitude: -73.9 - random() / 10,
+    accuracy: 10,
+  }),
+  'POST /v1/track/replay': (i) => ({
+    replays: [{ deviceId: `r${i}`, latitude: 40.75, longitude: -73.95, accuracy: 10 }],
+  }),
+  'PUT /v1/geofences/{tag}/{externalId}': () => ({
+    description: 'd',
+    type: 'circle',
+    coordinates: [-73.95, 40.75],
+    radius: 500,
+  }),
+  'POST /v1/beacons': (i) => ({
+    description: 'b',
+    type: 'ibeacon',
+    uuid: '2f234454-cf6d-4a0f-adf2-f4911ba9ffa6',
+    major: '1',
+    minor: String(i),
+    tag: 'beacons',
+    externalId: `b${i}`,
+    enabled: true,
+    metadata: {},
+  }),
+  'PUT /v1/beacons/{tag}/{externalId}': (i) => ({
+    description: 'b',
+    type: 'ibeacon',
+    uuid: '2f234454-cf6d-4a0f-adf2-f4911ba9ffa6',
+    major: '2',
+    minor: String(i),
+    coordinates: [-73.95, 40.75],
+  }),
+  'POST /v1/trips': (i) => ({ userId: 'abc', externalId: `t${i}` }),
+  'PATCH /v1/trips/{id}': () => ({ status: 'started' }),
+  'PATCH /v1/trips/{externalId}/update': () => ({ status: 'started' }),
+  'PATCH /v1/settings': () => ({ features: { places: false } }),
+};
+
 interface Route {
   method: string;
   path: string;
@@ -211,60 +254,18 @@ describe('hostile input on every route', () => {
   });
   after(() => s.close());
 
-  it('answers every one without a 5xx, in the error shape, a 400 naming its parameter first', async () => {
+  it('answers every one without a 5xx, in the error shape, a 400 naming its parameter first; a refused write changes nothing', async () => {
     assert.ok(routes.length >= 40, `the OpenAPI document lists ${routes.length} routes`);
-    let seed = 20261129;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      return seed / 0x7fffffff;
-    };
-    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+    const next = hostileRequests(routes, s);
     const statuses = new Map<number, number>();
+    let state = await stateOf(s);
+    // A write taken since `state` was read: the next refusal is compared with a fresh reading.
+    let moved = false;
     for (let i = 0; i < REQUESTS; i++) {
-      const r = pick(routes);
-      const path = r.path.replace(/\{[^}]+\}/g, (name) =>
-        encodeURIComponent(random() < 0.4 ? (name === '{tag}' ? 'tag1' : 'abc') : pick(SEGMENTS)),
-      );
-      const query = new URLSearchParams();
-      for (const k of [...r.query, ...(random() < 0.3 ? [pick(EXTRA_KEYS)] : [])]) {
-        if (random() < 0.3) continue;
-        query.append(k, GOOD[k] !== undefined && random() < 0.5 ? GOOD[k] : pick(SCALARS));
-        if (random() < 0.1) query.append(k, pick(SCALARS));
-      }
-      const headers: Record<string, string> = {
-        authorization: random() < 0.15 ? s.keys.test.publishable : s.keys.test.secret,
-      };
-      let body: string | undefined;
-      if (r.method !== 'GET' && r.method !== 'DELETE') {
-        const kind = random();
-        if (kind < 0.7) {
-          const fields: Record<string, unknown> = {};
-          for (const k of r.body) if (random() < 0.6) fields[k] = pick(jsonValues());
-          if (r.path === '/v1/track' && random() < 0.5)
-            Object.assign(fields, {
-              deviceId: `d${i}`,
-              latitude: 40.7 + random() / 10,
-              longitude: -73.9 - random() / 10,
-            });
-          body = JSON.stringify(fields);
-          headers['content-type'] = 'application/json';
-        } else if (kind < 0.8) {
-          body = pick(RAW_BODIES);
-          headers['content-type'] = 'application/json';
-        } else if (kind < 0.9) {
-          const form = new URLSearchParams();
-          for (const k of r.body) if (random() < 0.6) form.append(k, pick(SCALARS));
-          body = form.toString();
-          headers['content-type'] = 'application/x-www-form-urlencoded';
-        } else {
-          body = pick(['x', '<a/>', '']);
-          headers['content-type'] = pick(OTHER_TYPES);
-        }
-      }
-      const target = `${path}${query.size ? `?${query}` : ''}`;
-      const res = await fetch(`${s.url}${target}`, { method: r.method, headers, body });
+      const { method, target, headers, body } = next(i);
+      const res = await fetch(`${s.url}${target}`, { method, headers, body });
       const text = await res.text();
-      const what = `${r.method} ${target.slice(0, 200)} ${(body ?? '').slice(0, 200)} => ${res.status} ${text.slice(0, 300)}`;
+      const what = `${method} ${target.slice(0, 200)} ${(body ?? '').slice(0, 200)} => ${res.status} ${text.slice(0, 300)}`;
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       assert.ok(res.status < 500, what);
       const answer = JSON.parse(text) as { meta?: { code?: number; param?: string; message?: string } };
@@ -273,12 +274,94 @@ describe('hostile input on every route', () => {
         assert.equal(typeof answer.meta?.param, 'string', what);
         assert.ok(answer.meta!.message!.startsWith(answer.meta!.param!), what);
       }
+      if (method === 'GET') continue;
+      if (res.status < 300) {
+        moved = true;
+        continue;
+      }
+      const now = await stateOf(s);
+      if (!moved) assert.ok(now === state, `a refused write changed what the lists read: ${what}`);
+      state = now;
+      moved = false;
     }
     // The stream reaches past the parameter checks too: some requests are taken, most refused.
     assert.ok((statuses.get(200) ?? 0) > REQUESTS / 20, JSON.stringify([...statuses]));
     assert.ok((statuses.get(400) ?? 0) > REQUESTS / 5, JSON.stringify([...statuses]));
   });
 });
+
+/** Everything a refused write must leave as it was: each list a secret key reads, and the settings. */
+async function stateOf(s: TestServer): Promise<string> {
+  const texts = await Promise.all(
+    STATE_READS.map(async (path) =>
+      (await fetch(`${s.url}${path}`, { headers: { authorization: s.keys.test.secret } })).text(),
+    ),
+  );
+  return texts.join('\n');
+}
+
+const STATE_READS = [
+  '/v1/users?limit=1000',
+  '/v1/geofences?limit=1000',
+  '/v1/beacons?limit=1000',
+  '/v1/trips?limit=1000&includeLocations=true',
+  '/v1/events?limit=1000',
+  '/v1/settings',
+];
+
+/** The seeded stream: request `i` of it, for any route of `routes`. */
+function hostileRequests(routes: Route[], s: TestServer) {
+  let seed = 20261129;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  return (i: number) => {
+    const r = pick(routes);
+    const path = r.path.replace(/\{[^}]+\}/g, (name) =>
+      encodeURIComponent(random() < 0.4 ? (name === '{tag}' ? 'tag1' : 'abc') : pick(SEGMENTS)),
+    );
+    const query = new URLSearchParams();
+    for (const k of [...r.query, ...(random() < 0.3 ? [pick(EXTRA_KEYS)] : [])]) {
+      if (random() < 0.3) continue;
+      query.append(k, GOOD[k] !== undefined && random() < 0.5 ? GOOD[k] : pick(SCALARS));
+      if (random() < 0.1) query.append(k, pick(SCALARS));
+    }
+    const headers: Record<string, string> = {
+      authorization: random() < 0.15 ? s.keys.test.publishable : s.keys.test.secret,
+    };
+    let body: string | undefined;
+    if (r.method !== 'GET' && r.method !== 'DELETE') {
+      const kind = random();
+      const base = VALID_BODIES[`${r.method} ${r.path}`];
+      if (base && kind < 0.4) {
+        // Valid but for one or two fields: what a route checks must all be checked before it writes.
+        const fields = base(i, random);
+        for (let n = random() < 0.5 ? 1 : 2; n > 0; n--) fields[pick(r.body)] = pick(jsonValues());
+        body = JSON.stringify(fields);
+        headers['content-type'] = 'application/json';
+      } else if (kind < 0.7) {
+        const fields: Record<string, unknown> = {};
+        for (const k of r.body) if (random() < 0.6) fields[k] = pick(jsonValues());
+        body = JSON.stringify(fields);
+        headers['content-type'] = 'application/json';
+      } else if (kind < 0.8) {
+        body = pick(RAW_BODIES);
+        headers['content-type'] = 'application/json';
+      } else if (kind < 0.9) {
+        const form = new URLSearchParams();
+        for (const k of r.body) if (random() < 0.6) form.append(k, pick(SCALARS));
+        body = form.toString();
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+      } else {
+        body = pick(['x', '<a/>', '']);
+        headers['content-type'] = pick(OTHER_TYPES);
+      }
+    }
+    return { method: r.method, target: `${path}${query.size ? `?${query}` : ''}`, headers, body };
+  };
+}
 
 describe('text PostgreSQL cannot store', () => {
   let s: TestServer;
