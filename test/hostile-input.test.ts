@@ -11,7 +11,9 @@ import type { TestServer } from './helpers/server.js';
  * every error must be the spec's shape, a 400 naming its parameter first, and a refused write must
  * leave every list as it was.
  */
-const REQUESTS = 2000;
+// HOSTILE_SEED and HOSTILE_REQUESTS explore further than the fixed stream the suite runs.
+const REQUESTS = Number(process.env.HOSTILE_REQUESTS ?? 2000);
+const SEED = Number(process.env.HOSTILE_SEED ?? 20261129);
 
 const SCALARS = [
   '',
@@ -311,7 +313,7 @@ const STATE_READS = [
 
 /** The seeded stream: request `i` of it, for any route of `routes`. */
 function hostileRequests(routes: Route[], s: TestServer) {
-  let seed = 20261129;
+  let seed = SEED;
   const random = () => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     return seed / 0x7fffffff;

@@ -129,6 +129,20 @@ describe('PATCH /v1/trips: every status, options, lookups', () => {
     assert.equal(tracked.body.user.trip.externalId, 'st-1');
   });
 
+  it('a restart refused for its destination changes nothing: the trip in progress goes on', async () => {
+    // st-1 is in progress again and st-2 canceled (the test above).
+    const before = (await getTrip(s, 'st-1')).body;
+    assert.equal(before.status, 'started');
+    const res = await updateTrip(s, 'st-2', {
+      status: 'started',
+      destinationGeofenceTag: 'store',
+      destinationGeofenceExternalId: 'no-such-store',
+    });
+    assertError(res, 404, 'destinationGeofenceExternalId');
+    assert.deepEqual((await getTrip(s, 'st-1')).body, before);
+    assert.equal((await getTrip(s, 'st-2')).body.status, 'canceled');
+  });
+
   it('rejects bad statuses and options, naming the parameter', async () => {
     assertError(await patchTrip(s, 'st-1', {}), 400, 'status');
     assertError(

@@ -54,6 +54,8 @@ export class TripService {
   async update(ctx: TripContext, id: string, param: string, change: TripUpdate): Promise<TripChange> {
     const { deps, navigator } = this.engine;
     const found = await this.find(ctx.tenant, id, param);
+    // Before anything is written (a restart cancels the user's other trip): a refused update changes nothing.
+    await this.requireMovedDestination(ctx.tenant, found, change);
     const other: TripChange['events'] = [];
     if (change.status && !isTripActive(found) && isTripActive({ status: change.status })) {
       const current = await this.engine.currentTrip(ctx, found);
@@ -72,6 +74,7 @@ export class TripService {
           const moved =
             next.trip.destinationGeofenceTag !== trip.destinationGeofenceTag ||
             next.trip.destinationGeofenceExternalId !== trip.destinationGeofenceExternalId;
+          // Again under the lock: the trip may have moved since the check above.
           if (moved) {
             await navigator.requireDestination(
               ctx.tenant,
@@ -115,6 +118,23 @@ export class TripService {
     return this.engine.deps.trips.locations(
       tenant,
       trips.map((t) => t.id),
+    );
+  }
+
+  /** The destination an options change would give `trip`, when it differs, must be a live fence. */
+  private async requireMovedDestination(tenant: Tenant, trip: Trip, change: TripUpdate): Promise<void> {
+    if (!change.options) return;
+    const next = withOptions(trip, change.options).trip;
+    if (
+      next.destinationGeofenceTag === trip.destinationGeofenceTag &&
+      next.destinationGeofenceExternalId === trip.destinationGeofenceExternalId
+    )
+      return;
+    await this.engine.navigator.requireDestination(
+      tenant,
+      next.destinationGeofenceTag,
+      next.destinationGeofenceExternalId,
+      this.engine.deps.clock.now(),
     );
   }
 
