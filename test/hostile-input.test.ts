@@ -173,6 +173,9 @@ const VALID_BODIES: Record<string, (i: number, random: () => number) => Record<s
     latitude: 40.7 + random() / 10,
     longitude: -73.9 - random() / 10,
     accuracy: 10,
+    ...(random() < 0.3
+      ? { tripOptions: { externalId: `tt${i}`, destinationGeofenceTag: 'tag1', destinationGeofenceExternalId: 'abc' } }
+      : {}),
   }),
   'POST /v1/track/replay': (i) => ({
     replays: [{ deviceId: `r${i}`, latitude: 40.75, longitude: -73.95, accuracy: 10 }],
