@@ -71,11 +71,8 @@ export class TripService {
       if (change.options) {
         const next = withOptions(trip, change.options);
         if (next.changed) {
-          const moved =
-            next.trip.destinationGeofenceTag !== trip.destinationGeofenceTag ||
-            next.trip.destinationGeofenceExternalId !== trip.destinationGeofenceExternalId;
           // Again under the lock: the trip may have moved since the check above.
-          if (moved) {
+          if (movesDestination(trip, next.trip)) {
             await navigator.requireDestination(
               ctx.tenant,
               next.trip.destinationGeofenceTag,
@@ -125,11 +122,7 @@ export class TripService {
   private async requireMovedDestination(tenant: Tenant, trip: Trip, change: TripUpdate): Promise<void> {
     if (!change.options) return;
     const next = withOptions(trip, change.options).trip;
-    if (
-      next.destinationGeofenceTag === trip.destinationGeofenceTag &&
-      next.destinationGeofenceExternalId === trip.destinationGeofenceExternalId
-    )
-      return;
+    if (!movesDestination(trip, next)) return;
     await this.engine.navigator.requireDestination(
       tenant,
       next.destinationGeofenceTag,
@@ -143,4 +136,11 @@ export class TripService {
     if (!trip) throw notFound('trip', param);
     return trip;
   }
+}
+
+function movesDestination(trip: Trip, next: Trip): boolean {
+  return (
+    next.destinationGeofenceTag !== trip.destinationGeofenceTag ||
+    next.destinationGeofenceExternalId !== trip.destinationGeofenceExternalId
+  );
 }
