@@ -4,9 +4,10 @@ import { invalidParam } from '../../domain/errors.js';
  * Refuses a request whose query, path or body holds text PostgreSQL cannot store, anywhere in it (a
  * value, or a key at any depth), naming the top-level field it is under: the NUL character (text and
  * jsonb hold none) and unpaired UTF-16 surrogates (`"\ud800"` in JSON: no UTF-8 encodes them, and
- * jsonb refuses their escapes). Such a value would fail in PostgreSQL only, after the request was
- * taken, where SQLite would store a replacement character instead; refused here, both stores answer
- * alike, and nothing a route or a track participant reads from the raw body can carry one in.
+ * jsonb refuses their escapes). Such a value failed in PostgreSQL only, after the request was taken;
+ * SQLite took it but kept a NUL where its text functions stop reading, and a surrogate as bytes no UTF-8
+ * reader takes (read back as three U+FFFD). Refused here, both stores answer alike, and nothing a
+ * route or a track participant reads from the raw body can carry one in.
  */
 export function rejectIllFormedText(source: unknown): void {
   if (source === null || typeof source !== 'object') return;
