@@ -77,16 +77,15 @@ export async function measure(
     if (wal) process.stderr.write(`${name}: ${wal.report(result.requests)}\n`);
   }
   const after = readCpu(ctx);
-  const perRequest = (ticks: number | null) =>
-    ticks === null || result.requests === 0
-      ? undefined
-      : Math.round((ticks * 1e6) / TICKS_PER_SECOND / result.requests);
   const { loadCpuUs, ...row } = result;
+  const perRequest = (us: number | null | undefined) =>
+    us === null || us === undefined || row.requests === 0 ? undefined : Math.round(us / row.requests);
+  const usOf = (ticks: number | null) => (ticks === null ? null : (ticks * 1e6) / TICKS_PER_SECOND);
   return {
     ...row,
-    serverCpuUsPerReq: perRequest(ticksBetween(before?.server ?? null, after.server)),
-    databaseCpuUsPerReq: perRequest(ticksBetween(before?.database ?? null, after.database)),
-    loadCpuUsPerReq: loadCpuUs === undefined || row.requests === 0 ? undefined : Math.round(loadCpuUs / row.requests),
+    serverCpuUsPerReq: perRequest(usOf(ticksBetween(before?.server ?? null, after.server))),
+    databaseCpuUsPerReq: perRequest(usOf(ticksBetween(before?.database ?? null, after.database))),
+    loadCpuUsPerReq: perRequest(loadCpuUs),
   };
 }
 

@@ -54,14 +54,15 @@ export class TripService {
   async update(ctx: TripContext, id: string, param: string, change: TripUpdate): Promise<TripChange> {
     const { deps, navigator } = this.engine;
     const found = await this.find(ctx.tenant, id, param);
-    // Before anything is written (a restart cancels the user's other trip): a refused update changes nothing.
-    await this.requireMovedDestination(ctx.tenant, found, change);
     const other: TripChange['events'] = [];
     if (change.status && !isTripActive(found) && isTripActive({ status: change.status })) {
       const current = await this.engine.currentTrip(ctx, found);
       const user = found.userPk !== null ? await deps.users.get(ctx.tenant, found.userPk) : null;
-      if (current && current.id !== found.id)
+      if (current && current.id !== found.id) {
+        // The cancel is written before the lock below: a restart refused for its destination must not make it.
+        await this.requireMovedDestination(ctx.tenant, found, change);
         other.push(...(await this.engine.cancel(ctx, current, apiOrigin(user, deps.clock.now()))));
+      }
     }
     const changed = await this.engine.locked(ctx, found.externalId, async () => {
       const now = deps.clock.now();
@@ -71,7 +72,6 @@ export class TripService {
       if (change.options) {
         const next = withOptions(trip, change.options);
         if (next.changed) {
-          // Again under the lock: the trip may have moved since the check above.
           if (movesDestination(trip, next.trip)) {
             await navigator.requireDestination(
               ctx.tenant,

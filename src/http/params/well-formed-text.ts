@@ -12,9 +12,11 @@ import { invalidParam } from '../../domain/errors.js';
 export function rejectIllFormedText(source: unknown): void {
   if (source === null || typeof source !== 'object') return;
   for (const key of Object.keys(source)) {
-    const fault = illFormed(key) ?? faultWithin((source as Record<string, unknown>)[key]);
+    const keyFault = illFormed(key);
     // JSON's escapes name a bad key without printing what was wrong with it.
-    if (fault) throw invalidParam(illFormed(key) ? JSON.stringify(key).slice(1, -1) : key, fault);
+    if (keyFault) throw invalidParam(JSON.stringify(key).slice(1, -1), keyFault);
+    const fault = faultWithin((source as Record<string, unknown>)[key]);
+    if (fault) throw invalidParam(key, fault);
   }
 }
 
