@@ -100,6 +100,12 @@ export async function compose(config: Config, opts: { clock?: Clock } = {}) {
   });
   const sweeper = setInterval(() => {
     deps.services.geofences.purgeExpired().catch((err: unknown) => app.log.error({ err }, 'geofence sweep failed'));
+    deps.services.retention.sweep().then(
+      (removed) => {
+        if (removed.events + removed.trips + removed.users > 0) app.log.info({ removed }, 'retention sweep');
+      },
+      (err: unknown) => app.log.error({ err }, 'retention sweep failed'),
+    );
   }, 60_000);
   sweeper.unref();
   const close = async () => {

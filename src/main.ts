@@ -9,7 +9,8 @@ const USAGE = `Usage: npm start | npm run cli -- <command>
   projects create <name> [--json]    create a project and print its four keys once
   projects list                      list projects
   projects set <name> [--disabled on|off] [--rate-limit <req/s>] [--quota <requests/month>|none]
-                      [--regions on|off] [--places on|off] [--insights on|off]
+                      [--regions on|off] [--places on|off] [--insights on|off] [--trip-expiry-minutes <n>]
+                      [--keep-events <days>|forever] [--keep-trips <days>|forever] [--keep-users <days>|forever]
   projects usage <name> [--month YYYY-MM]
   projects segments <name> [--set '<JSON array of {description, externalId, condition}>' | --clear]
   print-config                       show the effective configuration (secrets masked)`;

@@ -12,6 +12,7 @@ import { PlacesTracker } from './domain/places/places-tracker.js';
 import { ProjectService } from './domain/projects/project-service.js';
 import { RegionService } from './domain/regions/region-service.js';
 import { RegionsTracker } from './domain/regions/regions-tracker.js';
+import { RetentionService } from './domain/retention/retention-service.js';
 import { GeofenceSearch } from './domain/search/geofence-search.js';
 import { reportDeletes } from './domain/search/report-deletes.js';
 import { UserLocationRegistry } from './domain/search/user-location-registry.js';
@@ -58,6 +59,8 @@ export interface Services {
   places: PlaceService;
   /** Routes on the imported road graphs, estimates outside them (route endpoints, trip ETAs). */
   router: RoadRouter;
+  /** Removes events, stopped trips and users older than their project keeps them. */
+  retention: RetentionService;
 }
 
 /** A server without reference data: geodata endpoints answer 503, context and track leave regions out. */
@@ -97,10 +100,11 @@ export function createServices(store: Store, clock: Clock, packs: PackSource = N
   tracking.addParticipant(new FraudTracker());
   // Segments read what Insights and Places left in user.state during the update: keep them last.
   tracking.addParticipant(new SegmentsTracker());
+  // User search keeps stored users: deletions (by the API or by retention) must reach it.
+  const users = reportDeletes(store.users, (tenant) => userLocations.deleted(tenant));
   return {
     projects: new ProjectService(store.projects, clock),
-    // User search keeps stored users: deletions must reach it.
-    users: new UserService(reportDeletes(store.users, (tenant) => userLocations.deleted(tenant))),
+    users: new UserService(users),
     geofences,
     beacons: new BeaconService(store.beacons, clock),
     settings,
@@ -116,6 +120,10 @@ export function createServices(store: Store, clock: Clock, packs: PackSource = N
     regions,
     places,
     router,
+    retention: new RetentionService(
+      { projects: store.projects, events: store.events, trips: store.trips, users },
+      clock,
+    ),
   };
 }
 

@@ -135,6 +135,19 @@ describe('command line', () => {
     assert.ok((await pollStatus(s, key, 200, 1000)) !== null, 'the project was not enabled again within a second');
   });
 
+  it('projects set --keep-events/--keep-trips/--keep-users set the retention policy and refuse a bad value', async () => {
+    const set = await cli(['projects', 'set', 'from-cli', '--keep-events', '30', '--keep-users', 'forever'], env);
+    assert.equal(set.code, 0, set.stderr);
+    assert.match(set.stdout, /keeps events 30d, trips 90d, users forever/);
+    const bad = await cli(['projects', 'set', 'from-cli', '--keep-trips', '0'], env);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /^--keep-trips must be a positive whole number or forever/);
+    const stored = await s.deps.store.projects.findByName('from-cli');
+    assert.deepEqual(stored?.retention, { eventsDays: 30, tripsDays: 90, usersDays: null });
+    const list = await cli(['projects', 'list'], env);
+    assert.match(list.stdout, /from-cli\t.*keeps events 30d, trips 90d, users forever/);
+  });
+
   it('keys are random, with at least 128 bits after the prefix', () => {
     // The CLI's project and the one startServer made in-process.
     const keys = [...allKeys(created), ...Object.values(s.keys).flatMap((k) => Object.values(k) as string[])];

@@ -1,4 +1,11 @@
 import type { Project } from '../domain/projects/project.js';
+import { type RetentionPolicy, retentionOf } from '../domain/retention/retention.js';
+
+const RETENTION_FLAGS: Record<string, keyof RetentionPolicy> = {
+  'keep-events': 'eventsDays',
+  'keep-trips': 'tripsDays',
+  'keep-users': 'usersDays',
+};
 
 /** Applies `projects set` flags; throws with a message naming the flag on a bad value. */
 export function applyProjectSettings(p: Project, flags: Record<string, string | true>): Project {
@@ -22,6 +29,14 @@ export function applyProjectSettings(p: Project, flags: Record<string, string | 
       case 'trip-expiry-minutes':
         next.tripExpiryMinutes = positiveInt(flag, value);
         break;
+      case 'keep-events':
+      case 'keep-trips':
+      case 'keep-users':
+        next.retention = {
+          ...retentionOf(next),
+          [RETENTION_FLAGS[flag]!]: value === 'forever' ? null : positiveInt(flag, value, 'or forever'),
+        };
+        break;
       default:
         throw new Error(`--${flag} is not a project setting.`);
     }
@@ -35,8 +50,10 @@ function onOff(flag: string, value: string | true): boolean {
   throw new Error(`--${flag} must be on or off.`);
 }
 
-function positiveInt(flag: string, value: string | true): number {
+function positiveInt(flag: string, value: string | true, orElse = ''): number {
   const n = Number(value);
-  if (value === true || !Number.isInteger(n) || n < 1) throw new Error(`--${flag} must be a positive whole number.`);
+  if (value === true || !Number.isInteger(n) || n < 1) {
+    throw new Error(`--${flag} must be a positive whole number${orElse ? ` ${orElse}` : ''}.`);
+  }
   return n;
 }

@@ -4,6 +4,7 @@ import { systemClock } from '../domain/clock.js';
 import type { Project } from '../domain/projects/project.js';
 import { ProjectService } from '../domain/projects/project-service.js';
 import { monthOf } from '../domain/projects/usage-meter.js';
+import { retentionOf } from '../domain/retention/retention.js';
 import { parseSegments } from '../domain/segments/segment.js';
 import { parseFlags } from './flags.js';
 import { applyProjectSettings } from './project-settings.js';
@@ -78,7 +79,9 @@ function describe(p: Project): string {
   const features = Object.entries(p.features)
     .filter(([, on]) => on)
     .map(([f]) => f);
-  return `${p.name}\t${p.id}\t${p.disabled ? 'disabled' : 'enabled'}\t${p.limits.requestsPerSecond} req/s\tquota ${p.limits.monthlyQuota ?? 'none'}\tfeatures ${features.join(',') || 'none'}`;
+  const keep = retentionOf(p);
+  const days = (d: number | null) => (d === null ? 'forever' : `${d}d`);
+  return `${p.name}\t${p.id}\t${p.disabled ? 'disabled' : 'enabled'}\t${p.limits.requestsPerSecond} req/s\tquota ${p.limits.monthlyQuota ?? 'none'}\tfeatures ${features.join(',') || 'none'}\tkeeps events ${days(keep.eventsDays)}, trips ${days(keep.tripsDays)}, users ${days(keep.usersDays)}`;
 }
 
 function fail(message: string): number {

@@ -67,6 +67,11 @@ export interface UserStore {
   near?(tenant: Tenant, near: Position, radiusMeters: number, limit: number, offset: number): Promise<User[]>;
   /** Every located user of a tenant (for the in-memory search index): `_id`, `[lon, lat]`, metadata. */
   locations(tenant: Tenant): Promise<UserLocation[]>;
+  /**
+   * `_id`s of up to `limit` users last updated before `before` (epoch ms), oldest first: the
+   * retention sweep then removes each through `delete`, which keeps every cache of users right.
+   */
+  idsUpdatedBefore(tenant: Tenant, before: number, limit: number): Promise<string[]>;
 }
 
 /** The app identifiers a track names. */
@@ -118,6 +123,8 @@ export interface EventStore {
   /** Newest `createdAt` first. */
   list(tenant: Tenant, query: EventListQuery): Promise<Page<LocationEvent>>;
   get(tenant: Tenant, id: string): Promise<LocationEvent | null>;
+  /** Deletes up to `limit` events created before `before` (epoch ms), oldest first; returns how many. */
+  deleteCreatedBefore(tenant: Tenant, before: number, limit: number): Promise<number>;
 }
 
 export interface TripListQuery {
@@ -178,6 +185,11 @@ export interface TripStore {
    * writes made under it commit only then; taken again with the same unit, it is already held.
    */
   exclusive<T>(tenant: Tenant, externalId: string, fn: () => Promise<T>, unit?: TrackUnit): Promise<T>;
+  /**
+   * Deletes up to `limit` stopped trips (not active) last updated before `before` (epoch ms), with
+   * their tracked points; returns how many trips went.
+   */
+  deleteStoppedBefore(tenant: Tenant, before: number, limit: number): Promise<number>;
 }
 
 export interface GeofenceListQuery extends PageQuery {

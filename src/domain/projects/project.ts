@@ -1,3 +1,4 @@
+import type { RetentionPolicy } from '../retention/retention.js';
 import type { Segment } from '../segments/segment.js';
 
 /** Optional features that add fields and events to results (spec: Places, Regions, Insights). */
@@ -24,6 +25,8 @@ export interface Project {
   tripExpiryMinutes: number;
   /** User segments the operator defined (`user.segments`); absent on projects that never set any. */
   segments?: Segment[];
+  /** What the retention sweep removes, and when; absent: `DEFAULT_RETENTION`. */
+  retention?: RetentionPolicy;
   createdAt: number;
 }
 

@@ -30,6 +30,15 @@ export class PostgresEventStore implements EventStore {
     );
     return rows[0]?.doc ?? null;
   }
+
+  async deleteCreatedBefore(tenant: Tenant, before: number, limit: number): Promise<number> {
+    const res = await this.pool.query(
+      `DELETE FROM events WHERE id IN (SELECT id FROM events
+         WHERE project_id = $1 AND live = $2 AND created_at < $3 ORDER BY created_at LIMIT $4)`,
+      [tenant.projectId, tenant.live, before, limit],
+    );
+    return res.rowCount ?? 0;
+  }
 }
 
 /** The INSERT of a track's events (none when there are none), for a batch (see sql-batch.ts). */

@@ -144,6 +144,23 @@ export class PostgresTripStore implements TripStore {
     return res.rowCount ?? 0;
   }
 
+  async deleteStoppedBefore(tenant: Tenant, before: number, limit: number): Promise<number> {
+    // Locked and rechecked as they go: a trip restarted meanwhile (active again) stays, with its points.
+    return inTransaction(this.pool, async (c) => {
+      const { rows } = await c.query<{ id: string }>(
+        `DELETE FROM trips WHERE id IN (SELECT id FROM trips
+           WHERE project_id = $1 AND live = $2 AND created_at < $3 AND updated_at < $3 AND NOT active
+           ORDER BY created_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+         AND NOT active RETURNING id`,
+        [tenant.projectId, tenant.live, before, limit],
+      );
+      if (rows.length > 0) {
+        await c.query('DELETE FROM trip_locations WHERE trip_id = ANY($1::text[])', [rows.map((r) => r.id)]);
+      }
+      return rows.length;
+    });
+  }
+
   async list(tenant: Tenant, q: TripListQuery): Promise<Page<Trip>> {
     const params: unknown[] = [tenant.projectId, tenant.live];
     const arg = (v: unknown) => {

@@ -229,6 +229,15 @@ export class PostgresUserStore implements UserStore {
     return rows.map((r) => ({ id: r.id, location: r.loc, metadata: r.md ?? null }));
   }
 
+  async idsUpdatedBefore(tenant: Tenant, before: number, limit: number): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT id FROM users WHERE project_id = $1 AND live = $2 AND updated_at < $3
+       ORDER BY updated_at LIMIT $4`,
+      [tenant.projectId, tenant.live, before, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
   listInGeofence(tenant: Tenant, geofenceId: string, page: PageQuery): Promise<Page<User>> {
     return pagedDocs<User>(this.pool, {
       from: `FROM user_geofences m JOIN users u ON u.id = m.user_pk

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MEMBERSHIPS_AFTER } from './fence-members.js';
 import { openDatabase } from './open-database.js';
-import { identityPageSql, USER_BY_ANY_ID } from './sqlite-user-store.js';
+import { EVENTS_CREATED_BEFORE } from './sqlite-event-store.js';
+import { STOPPED_TRIPS_BEFORE } from './sqlite-trip-store.js';
+import { identityPageSql, USER_BY_ANY_ID, USERS_UPDATED_BEFORE } from './sqlite-user-store.js';
 
 /** The plan SQLite picks, one line per step. */
 function plan(sql: string, params: Record<string, unknown>): string[] {
@@ -60,6 +62,23 @@ describe('SQLite query plans', () => {
           [`SEARCH users USING COVERING INDEX ${index} (project_id=? AND live=? AND ${column}>?)`],
         );
       }
+    }
+  });
+
+  it("the retention sweep's batches walk the tenant's time indexes from the oldest, without a sort", () => {
+    const cases = [
+      [EVENTS_CREATED_BEFORE, 'events_page'],
+      [USERS_UPDATED_BEFORE, 'users_page'],
+      [STOPPED_TRIPS_BEFORE, 'trips_page'],
+    ] as const;
+    for (const [sql, index] of cases) {
+      const positional = sql.replace(/@\w+/g, '?');
+      const steps = plan(positional.replace(/\?/g, '1'), {});
+      assert.ok(
+        steps.some((st) => st.includes(`INDEX ${index} (project_id=? AND live=?`)),
+        steps.join('\n'),
+      );
+      assert.ok(!steps.some((st) => /^SCAN \w+$|TEMP B-TREE/.test(st)), steps.join('\n'));
     }
   });
 });

@@ -5,7 +5,7 @@ import { isTripActive, type Trip, type TripLocation } from '../../domain/trips/t
 import type { TripOwner } from '../../domain/trips/trip-lifecycle.js';
 import type { TrackUnit, TripListQuery, TripStore, TripWrite } from '../store.js';
 import { ActiveTrips, MAX_KEPT_TRIPS } from './active-trips.js';
-import { changeLine } from './commit-changes.js';
+import { changeLine, NOTHING_KEPT } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
 import { eventRowOps } from './sqlite-event-store.js';
@@ -13,6 +13,8 @@ import { sqliteUnit } from './track-unit.js';
 import type { OpsCommitter, WriteOp } from './write-ops.js';
 
 const TENANT = 'project_id = @p AND live = @l';
+/** Active trips last updated at or before `@cutoff`: what expiry ends (off `trips_active_updated`). */
+const STALE = `${TENANT} AND active = 1 AND updated_at <= @cutoff`;
 
 export class SqliteTripStore implements TripStore {
   private readonly active: ActiveTrips;
@@ -154,18 +156,42 @@ export class SqliteTripStore implements TripStore {
   }
 
   async expireStale(tenant: Tenant, updatedAtOrBefore: number): Promise<number> {
-    const res = writeTransaction(
+    const params = { ...tenantParams(tenant), cutoff: updatedAtOrBefore };
+    // Read first: most calls (every trip list, every retention sweep) find nothing stale, and then
+    // take no write lock from the writer thread and log no commit for other processes.
+    if (statement(this.db, `SELECT 1 FROM trips WHERE ${STALE}`).get(params) === undefined) {
+      this.active.expired(tenant, updatedAtOrBefore);
+      return 0;
+    }
+    let expired = 0;
+    writeTransaction(
       this.db,
-      () =>
-        statement(
+      () => {
+        expired = statement(
           this.db,
-          `UPDATE trips SET status = 'expired', active = 0, doc = json_set(doc, '$.status', 'expired')
-         WHERE ${TENANT} AND active = 1 AND updated_at <= @cutoff`,
-        ).run({ ...tenantParams(tenant), cutoff: updatedAtOrBefore }),
-      changeLine('trips', tenant),
+          `UPDATE trips SET status = 'expired', active = 0, doc = json_set(doc, '$.status', 'expired') WHERE ${STALE}`,
+        ).run(params).changes;
+      },
+      () => (expired > 0 ? changeLine('trips', tenant) : NOTHING_KEPT),
     );
     this.active.expired(tenant, updatedAtOrBefore);
-    return res.changes;
+    return expired;
+  }
+
+  async deleteStoppedBefore(tenant: Tenant, before: number, limit: number): Promise<number> {
+    const params = { ...tenantParams(tenant), before, n: limit };
+    if ((statement(this.db, STOPPED_TRIPS_BEFORE).get(params) as { n: number }).n === 0) return 0;
+    // Read again under the write lock: a trip restarted meanwhile is active again and stays.
+    // Only active trips are kept in memory, here and in other processes: a stopped one is in no cache.
+    return writeTransaction(
+      this.db,
+      () => {
+        const { ids } = statement(this.db, STOPPED_TRIPS_BEFORE).get(params) as { ids: string };
+        statement(this.db, 'DELETE FROM trip_locations WHERE trip_id IN (SELECT value FROM json_each(?))').run(ids);
+        return statement(this.db, 'DELETE FROM trips WHERE id IN (SELECT value FROM json_each(?))').run(ids).changes;
+      },
+      NOTHING_KEPT,
+    );
   }
 
   async list(tenant: Tenant, q: TripListQuery): Promise<Page<Trip>> {
@@ -210,6 +236,14 @@ export class SqliteTripStore implements TripStore {
     return row ? (JSON.parse(row.doc) as Trip) : null;
   }
 }
+
+/**
+ * The ids (a JSON array) of the oldest stopped trips last updated before a time (the retention sweep's
+ * batch). A trip is updated no earlier than it was created: the created_at bound lets trips_page find them.
+ */
+export const STOPPED_TRIPS_BEFORE = `SELECT json_group_array(id) AS ids, count(*) AS n FROM (SELECT id FROM trips
+  WHERE ${TENANT} AND created_at < @before AND updated_at < @before AND active = 0
+  ORDER BY created_at LIMIT @n)`;
 
 function tenantParams(tenant: Tenant): Record<string, unknown> {
   return { p: tenant.projectId, l: tenant.live ? 1 : 0 };

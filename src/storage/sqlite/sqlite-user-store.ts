@@ -230,6 +230,12 @@ export class SqliteUserStore implements UserStore {
       metadata: r.md ? JSON.parse(r.md) : null,
     }));
   }
+
+  async idsUpdatedBefore(tenant: Tenant, before: number, limit: number): Promise<string[]> {
+    return statement(this.db, USERS_UPDATED_BEFORE)
+      .pluck()
+      .all(tenant.projectId, tenant.live ? 1 : 0, before, limit) as string[];
+  }
 }
 
 /**
@@ -263,6 +269,10 @@ export function userRowsOps(
   }
   return ops;
 }
+
+/** The users least recently updated before a time (the retention sweep's batch), off `users_page`. */
+export const USERS_UPDATED_BEFORE =
+  'SELECT id FROM users WHERE project_id = ? AND live = ? AND updated_at < ? ORDER BY updated_at LIMIT ?';
 
 const USER_COLUMNS = 'id, project_id, live, user_id, device_id, created_at, updated_at, doc';
 const USER_ON_CONFLICT = `ON CONFLICT(id) DO UPDATE SET user_id = excluded.user_id, device_id = excluded.device_id,
