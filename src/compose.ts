@@ -4,6 +4,7 @@ import { type Config, ConfigError } from './config.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import { KeyResolver } from './domain/projects/key-resolver.js';
 import { UsageMeter } from './domain/projects/usage-meter.js';
+import { DEFAULT_DELIVERY_POLICY } from './domain/webhooks/delivery-service.js';
 import { prepareGeocoding } from './geocoding/entry-scores.js';
 import { LivePack } from './geodata/live-pack.js';
 import type { AppDeps } from './http/context.js';
@@ -108,8 +109,24 @@ export async function compose(config: Config, opts: { clock?: Clock } = {}) {
     );
   }, 60_000);
   sweeper.unref();
+  // The webhook outbox, every second, and at once again while passes find a full batch due.
+  let closing = false;
+  const deliver = () => {
+    if (deps.services.deliveries.busy) return;
+    deps.services.deliveries.runOnce().then(
+      (sent) => {
+        if (sent >= DEFAULT_DELIVERY_POLICY.batch && !closing) setImmediate(deliver);
+      },
+      (err: unknown) => app.log.error({ err }, 'webhook deliveries failed'),
+    );
+  };
+  const deliverer = setInterval(deliver, 1000);
+  deliverer.unref();
   const close = async () => {
+    closing = true;
+    clearInterval(deliverer);
     clearInterval(sweeper);
+    await deps.services.deliveries.idle();
     geodata.close();
     unsubscribe();
     unfollow();

@@ -13,6 +13,9 @@ const USAGE = `Usage: npm start | npm run cli -- <command>
                       [--keep-events <days>|forever] [--keep-trips <days>|forever] [--keep-users <days>|forever]
   projects usage <name> [--month YYYY-MM]
   projects segments <name> [--set '<JSON array of {description, externalId, condition}>' | --clear]
+  projects webhooks <name> [--add <url> [--live] [--types <type,...>]] [--remove <id>]
+                      [--enable <id>] [--disable <id>]      add or change webhooks; prints them
+  projects deliveries <name> [--live] [--webhook <id>] [--limit <n>]   the webhook delivery log
   print-config                       show the effective configuration (secrets masked)`;
 
 // Commands are imported when run, so a quick one (print-config) does not load the HTTP server.

@@ -25,6 +25,7 @@ import { TripEngine } from './domain/trips/trip-engine.js';
 import { TripService } from './domain/trips/trip-service.js';
 import { TripTracker } from './domain/trips/trip-tracker.js';
 import { UserService } from './domain/users/user-service.js';
+import { DeliveryService } from './domain/webhooks/delivery-service.js';
 import { TreeBuildThread } from './geo/tree-build-thread.js';
 import type { PackSource } from './geodata/live-pack.js';
 import { presentBeacon } from './http/presenters/beacon-presenter.js';
@@ -33,6 +34,7 @@ import { readTripOptions } from './http/routes/trips.js';
 import { RoadIsochrones } from './routing/isochrone.js';
 import { RoadRouter } from './routing/road-router.js';
 import type { Store } from './storage/store.js';
+import { httpSender } from './webhooks/http-sender.js';
 
 /** The domain services over one store. */
 export interface Services {
@@ -61,6 +63,8 @@ export interface Services {
   router: RoadRouter;
   /** Removes events, stopped trips and users older than their project keeps them. */
   retention: RetentionService;
+  /** Sends the webhook outbox. */
+  deliveries: DeliveryService;
 }
 
 /** A server without reference data: geodata endpoints answer 503, context and track leave regions out. */
@@ -121,9 +125,10 @@ export function createServices(store: Store, clock: Clock, packs: PackSource = N
     places,
     router,
     retention: new RetentionService(
-      { projects: store.projects, events: store.events, trips: store.trips, users },
+      { projects: store.projects, events: store.events, trips: store.trips, users, deliveries: store.deliveries },
       clock,
     ),
+    deliveries: new DeliveryService(store, httpSender(clock), clock),
   };
 }
 

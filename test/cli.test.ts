@@ -148,6 +148,39 @@ describe('command line', () => {
     assert.match(list.stdout, /from-cli\t.*keeps events 30d, trips 90d, users forever/);
   });
 
+  it('projects webhooks adds (secret shown once), disables and removes webhooks and refuses bad input; projects deliveries prints the log', async () => {
+    const add = await cli(
+      ['projects', 'webhooks', 'from-cli', '--add', 'https://hooks.example/in', '--types', 'user.entered_geofence'],
+      env,
+    );
+    assert.equal(add.code, 0, add.stderr);
+    const [hook] = JSON.parse(add.stdout) as Array<{ id: string; secret: string; types: string[]; live: boolean }>;
+    assert.match(hook!.secret, /^whsec_[0-9a-f]{48}$/);
+    assert.deepEqual(hook!.types, ['user.entered_geofence']);
+    assert.equal(hook!.live, false);
+    const [off, badUrl, badId, badType, log] = await Promise.all([
+      cli(['projects', 'webhooks', 'from-cli', '--disable', hook!.id], env),
+      cli(['projects', 'webhooks', 'from-cli', '--add', 'ftp://hooks.example/in'], env),
+      cli(['projects', 'webhooks', 'from-cli', '--remove', 'no-such-id'], env),
+      cli(['projects', 'webhooks', 'from-cli', '--add', 'https://hooks.example/in', '--types', 'entered'], env),
+      cli(['projects', 'deliveries', 'from-cli'], env),
+    ]);
+    assert.equal(off.code, 0, off.stderr);
+    const [listed] = JSON.parse(off.stdout) as Array<{ enabled: boolean; secret: string }>;
+    assert.equal(listed!.enabled, false);
+    assert.equal(listed!.secret, `…${hook!.secret.slice(-4)}`, 'a listing masks the secret');
+    assert.match(badUrl.stderr, /^--add must be an http or https URL/);
+    assert.match(badId.stderr, /^--remove must name one of the project's webhooks/);
+    assert.match(badType.stderr, /^--types: "entered" is not an event type/);
+    for (const bad of [badUrl, badId, badType]) assert.notEqual(bad.code, 0);
+    assert.equal(log.code, 0, log.stderr);
+    assert.equal(log.stdout, 'no deliveries\n');
+    const stored = await s.deps.store.projects.findByName('from-cli');
+    assert.equal(stored?.webhooks?.length, 1, 'refused changes left the one webhook');
+    const removed = await cli(['projects', 'webhooks', 'from-cli', '--remove', hook!.id], env);
+    assert.equal(removed.stdout, '[]\n');
+  });
+
   it('keys are random, with at least 128 bits after the prefix', () => {
     // The CLI's project and the one startServer made in-process.
     const keys = [...allKeys(created), ...Object.values(s.keys).flatMap((k) => Object.values(k) as string[])];

@@ -8,6 +8,7 @@ import { retentionOf } from '../domain/retention/retention.js';
 import { parseSegments } from '../domain/segments/segment.js';
 import { parseFlags } from './flags.js';
 import { applyProjectSettings } from './project-settings.js';
+import { deliveriesCommand, webhooksCommand } from './webhooks-command.js';
 
 export async function projectsCommand(config: Config, args: string[]): Promise<number> {
   const [sub, ...rest] = args;
@@ -65,8 +66,20 @@ export async function projectsCommand(config: Config, args: string[]): Promise<n
         process.stdout.write(`${JSON.stringify(project.segments ?? [], null, 2)}\n`);
         return 0;
       }
+      case 'webhooks': {
+        const name = positional[0];
+        if (!name) return fail('projects webhooks needs a name: projects webhooks <name> [--add <url> ...]');
+        process.stdout.write((await webhooksCommand(projects, name, flags, Date.now())).out);
+        return 0;
+      }
+      case 'deliveries': {
+        const project = positional[0] ? await projects.find(positional[0]) : null;
+        if (!project) return fail(`No project named "${positional[0] ?? ''}".`);
+        process.stdout.write((await deliveriesCommand(store, project, flags)).out);
+        return 0;
+      }
       default:
-        return fail('projects needs one of: create, list, set, usage, segments.');
+        return fail('projects needs one of: create, list, set, usage, segments, webhooks, deliveries.');
     }
   } catch (err) {
     return fail((err as Error).message);

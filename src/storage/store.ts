@@ -8,6 +8,7 @@ import type { PlaceSettings } from '../domain/settings/place-settings.js';
 import type { Tenant } from '../domain/tenant.js';
 import type { Trip, TripLocation, TripStatus } from '../domain/trips/trip.js';
 import type { User } from '../domain/users/user.js';
+import type { Delivery } from '../domain/webhooks/webhook.js';
 import type { Position } from '../geo/types.js';
 
 /** Projects and their hashed keys. Not tenant-scoped: this is where tenants come from. */
@@ -98,10 +99,14 @@ export interface TrackUnit {
   readonly trackUnit: true;
 }
 
-/** What a track writes: the user as it is now (created or updated) and the events it produced. */
+/**
+ * What a track writes: the user as it is now (created or updated), the events it produced and the
+ * webhook deliveries those events owe (outbox rows, committed with them or not at all).
+ */
 export interface TrackWrite<T> {
   user: User;
   events: LocationEvent[];
+  deliveries?: Delivery[];
   result: T;
 }
 
@@ -150,6 +155,8 @@ export interface TripWrite {
   resetLocations?: boolean;
   /** Events of a change made outside a track (POST/PATCH trip), stored with the trip. */
   events?: LocationEvent[];
+  /** The webhook deliveries those events owe. */
+  deliveries?: Delivery[];
 }
 
 /** Trips. `externalId` is unique per tenant; tracked points are kept beside the trip. */
@@ -249,6 +256,60 @@ export interface SettingsStore {
   put(tenant: Tenant, settings: PlaceSettings): Promise<void>;
 }
 
+/** An outbox row handed to a sender: the delivery, its attempts so far and its event (null once gone). */
+export interface DueDelivery {
+  id: string;
+  projectId: string;
+  live: boolean;
+  webhookId: string;
+  attempts: number;
+  event: LocationEvent | null;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** A delivery as its log shows it. Times are epoch ms. */
+export interface DeliveryRecord {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  status: DeliveryStatus;
+  attempts: number;
+  /** When it is tried next (pending only). */
+  nextAttemptAt: number | null;
+  /** The receiver's HTTP status at the last attempt, when it answered. */
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The webhook outbox: rows are written with their events (`TrackWrite`, `TripWrite`), sent from here. */
+export interface DeliveryStore {
+  /**
+   * Up to `limit` pending deliveries due at `now`, oldest due first, each held for `leaseMs` (pushed
+   * past `now`) so that no other process sends it meanwhile; a sender that dies leaves it to be sent
+   * again when the lease ends (at least once).
+   */
+  claimDue(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]>;
+  /** Records an attempt: delivered, failed for good, or pending again at `nextAttemptAt`. */
+  settle(
+    id: string,
+    outcome: {
+      status: DeliveryStatus;
+      attempts: number;
+      nextAttemptAt: number | null;
+      lastStatus: number | null;
+      lastError: string | null;
+      at: number;
+    },
+  ): Promise<void>;
+  /** The tenant's deliveries, newest first, of one webhook when named. */
+  list(tenant: Tenant, query: { webhookId?: string; limit: number }): Promise<DeliveryRecord[]>;
+  /** Deletes up to `limit` deliveries created before `before` (the events' retention); returns how many. */
+  deleteCreatedBefore(tenant: Tenant, before: number, limit: number): Promise<number>;
+}
+
 export interface UsageStore {
   /** Adds request counts, keyed by project, environment, endpoint and month (`YYYY-MM`). */
   add(rows: Array<{ projectId: string; live: boolean; endpoint: string; month: string; count: number }>): Promise<void>;
@@ -280,6 +341,7 @@ export interface Store {
   readonly usage: UsageStore;
   readonly events: EventStore;
   readonly trips: TripStore;
+  readonly deliveries: DeliveryStore;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
   /**

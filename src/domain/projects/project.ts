@@ -1,5 +1,6 @@
 import type { RetentionPolicy } from '../retention/retention.js';
 import type { Segment } from '../segments/segment.js';
+import type { Webhook } from '../webhooks/webhook.js';
 
 /** Optional features that add fields and events to results (spec: Places, Regions, Insights). */
 export interface ProjectFeatures {
@@ -25,6 +26,8 @@ export interface Project {
   tripExpiryMinutes: number;
   /** User segments the operator defined (`user.segments`); absent on projects that never set any. */
   segments?: Segment[];
+  /** Endpoints that receive the project's events (`projects webhooks`); absent: none. */
+  webhooks?: Webhook[];
   /** What the retention sweep removes, and when; absent: `DEFAULT_RETENTION`. */
   retention?: RetentionPolicy;
   createdAt: number;

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { EventStore, ProjectStore, TripStore, UserStore } from '../../storage/store.js';
+import type { DeliveryStore, EventStore, ProjectStore, TripStore, UserStore } from '../../storage/store.js';
 import type { Clock } from '../clock.js';
 import type { Tenant } from '../tenant.js';
 import { retentionOf } from './retention.js';
@@ -25,7 +25,13 @@ export class RetentionService {
   #running: Promise<SweepCounts> | null = null;
 
   constructor(
-    private readonly stores: { projects: ProjectStore; events: EventStore; trips: TripStore; users: UserStore },
+    private readonly stores: {
+      projects: ProjectStore;
+      events: EventStore;
+      trips: TripStore;
+      users: UserStore;
+      deliveries: DeliveryStore;
+    },
     private readonly clock: Clock,
   ) {}
 
@@ -51,6 +57,10 @@ export class RetentionService {
           const before = now - policy.eventsDays * DAY_MS;
           counts.events += await drain(batch, async (n) =>
             counted(await this.stores.events.deleteCreatedBefore(tenant, before, n), n),
+          );
+          // Webhook deliveries are kept as long as the events they carried.
+          await drain(batch, async (n) =>
+            counted(await this.stores.deliveries.deleteCreatedBefore(tenant, before, n), n),
           );
         }
         if (policy.tripsDays !== null) {

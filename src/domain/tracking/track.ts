@@ -4,6 +4,7 @@ import { geofenceEvents } from '../events/geofence-events.js';
 import { detectTransitions, type GeofenceTransitions } from '../geofences/detect-transitions.js';
 import { tenantKey } from '../tenant.js';
 import type { User } from '../users/user.js';
+import { deliveriesFor } from '../webhooks/webhook.js';
 import type { GeofenceIndexRegistry } from './geofence-index-registry.js';
 import type { KeyedMutex, Release } from './keyed-mutex.js';
 import { decideUpdatedAt, nextUser, resolveTrackedUser } from './next-user.js';
@@ -64,7 +65,12 @@ export async function trackUser(deps: TrackDeps, req: TrackRequest): Promise<Tra
           unit,
         });
         events.push(...contributed.events);
-        return { user, events, result: { user, events, inside, userFields: contributed.userFields } };
+        return {
+          user,
+          events,
+          deliveries: deliveriesFor(req.project.webhooks, events, now),
+          result: { user, events, inside, userFields: contributed.userFields },
+        };
       },
       locked?.found,
     );

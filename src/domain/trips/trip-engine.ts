@@ -1,9 +1,10 @@
 import type { Position } from '../../geo/types.js';
 import type { Router } from '../../routing/router.js';
-import type { GeofenceStore, TrackUnit, TripStore, UserStore } from '../../storage/store.js';
+import type { GeofenceStore, TrackUnit, TripStore, TripWrite, UserStore } from '../../storage/store.js';
 import type { Clock } from '../clock.js';
 import type { LocationEvent } from '../events/event.js';
 import type { Tenant } from '../tenant.js';
+import { deliveriesFor, type Webhook } from '../webhooks/webhook.js';
 import { isTripActive, isTripStale, type Trip, type TripOptions } from './trip.js';
 import { type EventOrigin, tripEvents } from './trip-events.js';
 import { expiredTrip, startedTrip, type TripOwner, withStatus } from './trip-lifecycle.js';
@@ -13,6 +14,8 @@ import { type FenceByTag, TripNavigator } from './trip-navigator.js';
 export interface TripContext {
   tenant: Tenant;
   expiryMinutes: number;
+  /** The project's webhooks: events of API changes owe them deliveries (a track's own are the track's). */
+  webhooks?: readonly Webhook[];
   /** Set when a track makes the change: trip writes and locks then join that track's transaction. */
   unit?: TrackUnit;
 }
@@ -99,15 +102,24 @@ export class TripEngine {
         now,
       );
       const made = tripEvents(['user.started_trip'], this.deps.snapshot(trip), origin);
-      await this.deps.trips.save(trip, { resetLocations: existing !== null, ...this.stored(made, origin) }, ctx.unit);
+      await this.deps.trips.save(
+        trip,
+        { resetLocations: existing !== null, ...this.stored(ctx, made, origin) },
+        ctx.unit,
+      );
       return { trip, events: made };
     });
     return { trip: started.trip, events: [...events, ...started.events] };
   }
 
-  /** Events to store with a trip write: those of API changes (a track stores its own). */
-  stored(events: LocationEvent[], origin: EventOrigin | null): { events?: LocationEvent[] } {
-    return origin && !origin.byTrack ? { events } : {};
+  /** Events to store with a trip write, and their deliveries: those of API changes (a track stores its own). */
+  stored(
+    ctx: Pick<TripContext, 'webhooks'>,
+    events: LocationEvent[],
+    origin: EventOrigin | null,
+  ): Pick<TripWrite, 'events' | 'deliveries'> {
+    if (!origin || origin.byTrack) return {};
+    return { events, deliveries: deliveriesFor(ctx.webhooks, events, this.deps.clock.now()) };
   }
 
   /** Cancels a trip in progress because its user starts another. */
@@ -117,7 +129,7 @@ export class TripEngine {
       if (!latest || !isTripActive(latest)) return [];
       const { trip: stopped, event } = withStatus(latest, 'canceled', this.deps.clock.now());
       const made = tripEvents(event ? [event] : [], this.deps.snapshot(stopped), origin);
-      await this.deps.trips.save(stopped, this.stored(made, origin), ctx.unit);
+      await this.deps.trips.save(stopped, this.stored(ctx, made, origin), ctx.unit);
       return made;
     });
   }

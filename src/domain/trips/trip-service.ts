@@ -92,7 +92,7 @@ export class TripService {
       }
       const origin = apiOrigin(user, now);
       const events = tripEvents(types, deps.snapshot(trip), origin);
-      if (types.length > 0) await deps.trips.save(trip, this.engine.stored(events, origin));
+      if (types.length > 0) await deps.trips.save(trip, this.engine.stored(ctx, events, origin));
       return { trip, events };
     });
     return { trip: changed.trip, events: [...other, ...changed.events] };

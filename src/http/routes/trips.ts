@@ -59,6 +59,7 @@ export function tripRoutes(app: FastifyInstance, { services }: AppDeps): void {
   const ctxOf = (tenant: Tenant, req: FastifyRequest): TripContext => ({
     tenant,
     expiryMinutes: req.auth!.project.tripExpiryMinutes,
+    webhooks: req.auth!.project.webhooks,
   });
   const withPath = async (tenant: Tenant, trip: Trip) =>
     presentTrip(trip, (await services.trips.locations(tenant, [trip])).get(trip.id) ?? []);

@@ -128,4 +128,17 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
     sql: `CREATE TABLE user_watchers (project_id text NOT NULL, live boolean NOT NULL, pid int NOT NULL,
       PRIMARY KEY (project_id, live, pid));`,
   },
+  {
+    version: 8,
+    name: 'deliveries',
+    // The webhook outbox, as in SQLite: one row per event and webhook, written in the event's transaction.
+    sql: `
+      CREATE TABLE deliveries (
+        id text PRIMARY KEY, project_id text NOT NULL, live boolean NOT NULL, webhook_id text NOT NULL,
+        event_id text NOT NULL, status text NOT NULL, attempts int NOT NULL, next_attempt_at bigint,
+        last_status int, last_error text, created_at bigint NOT NULL, updated_at bigint NOT NULL);
+      CREATE INDEX deliveries_due ON deliveries(next_attempt_at) WHERE status = 'pending';
+      CREATE INDEX deliveries_page ON deliveries(project_id, live, created_at DESC, id DESC);
+    `,
+  },
 ];

@@ -3,6 +3,7 @@ import type { Store, StoreChange } from '../store.js';
 import { ChangeNotifier } from './change-notifier.js';
 import { createPool, migrate } from './open-pool.js';
 import { PostgresBeaconStore } from './postgres-beacon-store.js';
+import { PostgresDeliveryStore } from './postgres-delivery-store.js';
 import { PostgresEventStore } from './postgres-event-store.js';
 import { PostgresGeofenceStore } from './postgres-geofence-store.js';
 import { PostgresProjectStore } from './postgres-project-store.js';
@@ -21,6 +22,7 @@ export class PostgresStore implements Store {
   readonly usage: PostgresUsageStore;
   readonly events: PostgresEventStore;
   readonly trips: PostgresTripStore;
+  readonly deliveries: PostgresDeliveryStore;
   readonly notifier: ChangeNotifier;
 
   constructor(readonly pool: pg.Pool) {
@@ -33,6 +35,7 @@ export class PostgresStore implements Store {
     this.usage = new PostgresUsageStore(pool);
     this.events = new PostgresEventStore(pool);
     this.trips = new PostgresTripStore(pool);
+    this.deliveries = new PostgresDeliveryStore(pool);
   }
 
   /** Connects, migrates, and starts listening for other processes' changes. */

@@ -5,8 +5,10 @@ import { isTripActive, type Trip, type TripLocation } from '../../domain/trips/t
 import type { TrackUnit, TripListQuery, TripStore, TripWrite } from '../store.js';
 import { inTransaction } from './open-pool.js';
 import { pagedDocs } from './paged-docs.js';
+import { insertDeliveriesSql } from './postgres-delivery-store.js';
 import { insertEventRows } from './postgres-event-store.js';
 import { Semaphore } from './semaphore.js';
+import { runBatch } from './sql-batch.js';
 import { lockForTransaction, lockInTrack, type PrefetchedTrips, trackTransaction } from './track-transaction.js';
 
 const UPSERT = `INSERT INTO trips (id, project_id, live, external_id, user_pk, user_id, device_id, status, active,
@@ -117,6 +119,8 @@ export class PostgresTripStore implements TripStore {
         ]);
       }
       if (write.events) await insertEventRows(c, write.events);
+      const outbox = insertDeliveriesSql(write.deliveries);
+      if (outbox.length > 0) await runBatch(c, outbox);
     };
     if (track) await writeAll(track.client);
     else await inTransaction(this.pool, writeAll);

@@ -10,6 +10,7 @@ import type { TrackCandidates, TrackIdentity, TrackUnit, TrackWrite, UserLocatio
 import type { ChangeNotifier } from './change-notifier.js';
 import { inTransaction } from './open-pool.js';
 import { pagedDocs } from './paged-docs.js';
+import { insertDeliveriesSql } from './postgres-delivery-store.js';
 import { ensurePrepared, execute, replanIfDue } from './prepared-statements.js';
 import { lit, quote, row, runBatch } from './sql-batch.js';
 import { type GroupableTrack, TrackGroups } from './track-groups.js';
@@ -185,7 +186,12 @@ export class PostgresUserStore implements UserStore {
         const unit = { client: c, activeTrips: read.activeTrips, claim };
         writes.push(await trackTransaction.run(unit, () => track.compute(read.found, TRACK_UNIT)));
       }
-      const written = await runBatch(c, [...writes.map((w) => trackWriteSql(tenant, w.user, w.events)), 'COMMIT']);
+      // Each track's write first, in order (their rows are read back by index), then the outbox rows.
+      const written = await runBatch(c, [
+        ...writes.map((w) => trackWriteSql(tenant, w.user, w.events)),
+        ...writes.flatMap((w) => insertDeliveriesSql(w.deliveries)),
+        'COMMIT',
+      ]);
       this.committed.transactions++;
       this.committed.tracks += kept.length;
       const committed = kept.map(({ track }, i) => ({

@@ -139,4 +139,18 @@ export const SQLITE_MIGRATIONS: Array<{ version: number; name: string; sql: stri
       ALTER TABLE user_geofences_v8 RENAME TO user_geofences;
     `,
   },
+  {
+    version: 9,
+    name: 'deliveries',
+    // The webhook outbox: one row per event and webhook, written in the event's transaction. Senders
+    // find due rows through the partial index, which holds only pending ones.
+    sql: `
+      CREATE TABLE deliveries (
+        id TEXT PRIMARY KEY, project_id TEXT NOT NULL, live INTEGER NOT NULL, webhook_id TEXT NOT NULL,
+        event_id TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL, next_attempt_at INTEGER,
+        last_status INTEGER, last_error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+      CREATE INDEX deliveries_due ON deliveries(next_attempt_at) WHERE status = 'pending';
+      CREATE INDEX deliveries_page ON deliveries(project_id, live, created_at DESC, id DESC);
+    `,
+  },
 ];

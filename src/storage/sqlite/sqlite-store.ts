@@ -8,6 +8,7 @@ import { GroupCommit } from './group-commit.js';
 import { openDatabase, type SqliteDb, writerOf } from './open-database.js';
 import { statement } from './paged-query.js';
 import { SqliteBeaconStore } from './sqlite-beacon-store.js';
+import { SqliteDeliveryStore } from './sqlite-delivery-store.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
 import { SqliteGeofenceStore } from './sqlite-geofence-store.js';
 import { SqliteProjectStore } from './sqlite-project-store.js';
@@ -33,6 +34,7 @@ export class SqliteStore implements Store {
   readonly usage: SqliteUsageStore;
   readonly events: SqliteEventStore;
   readonly trips: SqliteTripStore;
+  readonly deliveries: SqliteDeliveryStore;
   private readonly listeners = new Set<(change: StoreChange) => void>();
   private timer: NodeJS.Timeout | undefined;
   private dataVersion = 0;
@@ -81,6 +83,7 @@ export class SqliteStore implements Store {
     this.usage = new SqliteUsageStore(db, this.writes);
     this.events = new SqliteEventStore(db);
     this.trips = new SqliteTripStore(db, this.writes, sync);
+    this.deliveries = new SqliteDeliveryStore(db);
   }
 
   /**

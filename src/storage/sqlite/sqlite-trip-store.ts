@@ -8,6 +8,7 @@ import { ActiveTrips, MAX_KEPT_TRIPS } from './active-trips.js';
 import { changeLine, NOTHING_KEPT } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
+import { deliveryRowOps } from './sqlite-delivery-store.js';
 import { eventRowOps } from './sqlite-event-store.js';
 import { sqliteUnit } from './track-unit.js';
 import type { OpsCommitter, WriteOp } from './write-ops.js';
@@ -303,6 +304,6 @@ function tripOps(trip: Trip, write: TripWrite, before: Trip | undefined): WriteO
       params: [trip.id, loc.updatedAt, loc.coordinates[0], loc.coordinates[1]],
     });
   }
-  if (write.events) ops.push(...eventRowOps(write.events));
+  if (write.events) ops.push(...eventRowOps(write.events), ...deliveryRowOps(write.deliveries));
   return ops;
 }

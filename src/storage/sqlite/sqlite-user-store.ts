@@ -9,6 +9,7 @@ import { KnownIdentities } from './known-identities.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
 import { type IdentityColumn, RecentUsers } from './recent-users.js';
+import { deliveryRowOps } from './sqlite-delivery-store.js';
 import { eventRowOps } from './sqlite-event-store.js';
 import { SqliteTrackUnit } from './track-unit.js';
 import { type OpsCommitter, runOps, type WriteOp } from './write-ops.js';
@@ -188,12 +189,12 @@ export class SqliteUserStore implements UserStore {
     const unit = new SqliteTrackUnit();
     let committed = false;
     try {
-      const { user, events, result } = await compute(found, unit);
+      const { user, events, deliveries, result } = await compute(found, unit);
       const stored = [found.byUserId, found.byDeviceId].find((u) => u?.id === user.id) ?? null;
       const doc = JSON.stringify(user);
       // The user first: a trip started by this track names it.
       await this.tracks.commitOps(
-        [...trackedUserOps(user, stored, doc), ...unit.ops, ...eventRowOps(events)],
+        [...trackedUserOps(user, stored, doc), ...unit.ops, ...eventRowOps(events), ...deliveryRowOps(deliveries)],
         mergeChanges([changeLine('users', user, user.id), ...unit.changes]),
       );
       committed = true;

@@ -1,0 +1,102 @@
+import type { Project } from '../domain/projects/project.js';
+import type { ProjectService } from '../domain/projects/project-service.js';
+import { newWebhook, type Webhook } from '../domain/webhooks/webhook.js';
+import type { Store } from '../storage/store.js';
+
+/**
+ * `projects webhooks <name> [--add <url> [--live] [--types a,b]] [--remove <id>] [--enable <id>]
+ * [--disable <id>]`: changes the project's webhooks, then prints them as JSON. A secret is printed
+ * whole only by the `--add` that made it; the list shows its last four characters.
+ */
+export async function webhooksCommand(
+  projects: ProjectService,
+  name: string,
+  flags: Record<string, string | true>,
+  now: number,
+): Promise<{ out: string }> {
+  const project = await projects.find(name);
+  if (!project) throw new Error(`No project named "${name}".`);
+  let added: Webhook | null = null;
+  const current = project.webhooks ?? [];
+  const next = applyWebhookFlags(current, flags, now, (w) => {
+    added = w;
+  });
+  const saved = next === current ? project : await projects.update(name, (p) => ({ ...p, webhooks: next }));
+  const shown = (saved?.webhooks ?? []).map((w) => (w === added ? w : { ...w, secret: `…${w.secret.slice(-4)}` }));
+  return { out: `${JSON.stringify(shown, null, 2)}\n` };
+}
+
+function applyWebhookFlags(
+  current: Webhook[],
+  flags: Record<string, string | true>,
+  now: number,
+  onAdd: (w: Webhook) => void,
+): Webhook[] {
+  let list = current;
+  const known = (flag: string): string => {
+    const id = flags[flag];
+    if (typeof id !== 'string' || !list.some((w) => w.id === id)) {
+      throw new Error(`--${flag} must name one of the project's webhooks by id.`);
+    }
+    return id;
+  };
+  for (const flag of Object.keys(flags)) {
+    if (!['add', 'live', 'types', 'remove', 'enable', 'disable'].includes(flag)) {
+      throw new Error(`--${flag} is not a webhooks option.`);
+    }
+  }
+  if (flags.add !== undefined) {
+    if (flags.add === true) throw new Error('--add needs the URL to post events to.');
+    const types = flags.types === undefined ? null : flags.types === true ? [] : flags.types.split(',');
+    const w = newWebhook({ url: flags.add, live: flags.live !== undefined, types }, now);
+    onAdd(w);
+    list = [...list, w];
+  } else if (flags.types !== undefined || flags.live !== undefined) {
+    throw new Error('--types and --live go with --add.');
+  }
+  if (flags.remove !== undefined) {
+    const id = known('remove');
+    list = list.filter((w) => w.id !== id);
+  }
+  for (const [flag, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    if (flags[flag] === undefined) continue;
+    const id = known(flag);
+    list = list.map((w) => (w.id === id ? { ...w, enabled } : w));
+  }
+  return list;
+}
+
+/**
+ * `projects deliveries <name> [--live] [--webhook <id>] [--limit <n>]`: the newest deliveries of the
+ * project's test (or live) environment, a line each.
+ */
+export async function deliveriesCommand(
+  store: Store,
+  project: Project,
+  flags: Record<string, string | true>,
+): Promise<{ out: string }> {
+  const limit = flags.limit === undefined ? 50 : Number(flags.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new Error('--limit must be a whole number 1-1000.');
+  const webhookId = typeof flags.webhook === 'string' ? flags.webhook : undefined;
+  const rows = await store.deliveries.list(
+    { projectId: project.id, live: flags.live !== undefined },
+    { limit, ...(webhookId === undefined ? {} : { webhookId }) },
+  );
+  const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
+  const lines = rows.map((d) =>
+    [
+      d.id,
+      `webhook ${d.webhookId}`,
+      `event ${d.eventId}`,
+      d.status,
+      `attempts ${d.attempts}`,
+      `last ${d.lastStatus ?? '-'} ${d.lastError ?? ''}`.trim(),
+      `next ${iso(d.nextAttemptAt)}`,
+      `created ${iso(d.createdAt)}`,
+    ].join('\t'),
+  );
+  return { out: lines.length ? `${lines.join('\n')}\n` : 'no deliveries\n' };
+}

@@ -1,0 +1,132 @@
+import type { DeliveryStore, DueDelivery, ProjectStore } from '../../storage/store.js';
+import type { Clock } from '../clock.js';
+import type { LocationEvent } from '../events/event.js';
+import type { Webhook } from './webhook.js';
+
+/** What one attempt got: the receiver's HTTP status when it answered, else why not. */
+export interface SendResult {
+  status: number | null;
+  error: string | null;
+}
+
+/** Posts one event to one webhook (src/webhooks/http-sender.ts). */
+export type SendDelivery = (d: { webhook: Webhook; event: LocationEvent; deliveryId: string }) => Promise<SendResult>;
+
+export interface DeliveryPolicy {
+  /** Deliveries claimed, and sent at once, per pass. */
+  batch: number;
+  /** How long a claimed delivery is held from other senders: longer than an attempt can take. */
+  leaseMs: number;
+  /** Attempts before a delivery is given up as failed. */
+  maxAttempts: number;
+  /** The wait after the first failed attempt; it doubles with each failure, up to `maxDelayMs`. */
+  firstDelayMs: number;
+  maxDelayMs: number;
+}
+
+/**
+ * Twelve attempts over about fifteen hours (30 s, 1, 2, 4 … 256 min, then six hours), each wait
+ * ±20% so that a receiver that was down is not hit by every delivery at the same moment.
+ */
+export const DEFAULT_DELIVERY_POLICY: DeliveryPolicy = {
+  batch: 32,
+  leaseMs: 60_000,
+  maxAttempts: 12,
+  firstDelayMs: 30_000,
+  maxDelayMs: 6 * 3_600_000,
+};
+
+/**
+ * Sends the webhook outbox: each pass claims the deliveries that are due (in any process: a claim
+ * holds a row from the others), posts them concurrently and records each outcome. A 2xx answer
+ * delivers; anything else (another status, a timeout, a refused connection) is tried again later,
+ * until `maxAttempts`. At least once: a receiver tells repeats apart by the event's `_id`.
+ */
+export class DeliveryService {
+  #running: Promise<number> | null = null;
+
+  constructor(
+    private readonly stores: { deliveries: DeliveryStore; projects: ProjectStore },
+    private readonly send: SendDelivery,
+    private readonly clock: Clock,
+    private readonly policy: DeliveryPolicy = DEFAULT_DELIVERY_POLICY,
+  ) {}
+
+  /**
+   * One pass, started once any pass under way has ended (so it sees every delivery committed before
+   * the call); returns how many deliveries it attempted.
+   */
+  runOnce(): Promise<number> {
+    const previous = this.#running ?? Promise.resolve(0);
+    const pass = previous.catch(() => 0).then(() => this.#pass());
+    const running = pass.finally(() => {
+      if (this.#running === running) this.#running = null;
+    });
+    this.#running = running;
+    return running;
+  }
+
+  /** Whether a pass is under way (a periodic caller skips its turn rather than queue another). */
+  get busy(): boolean {
+    return this.#running !== null;
+  }
+
+  /** Resolves once no pass is running (a closing server waits for it before closing the store). */
+  async idle(): Promise<void> {
+    while (this.#running) await this.#running.catch(() => {});
+  }
+
+  async #pass(): Promise<number> {
+    const due = await this.stores.deliveries.claimDue(this.clock.now(), this.policy.batch, this.policy.leaseMs);
+    if (due.length === 0) return 0;
+    // Read per pass, not kept: `projects webhooks` may have changed them in another process.
+    const webhooks = new Map<string, Webhook>();
+    for (const p of await this.stores.projects.list()) for (const w of p.webhooks ?? []) webhooks.set(w.id, w);
+    await Promise.all(due.map((d) => this.#attempt(d, webhooks.get(d.webhookId))));
+    return due.length;
+  }
+
+  async #attempt(d: DueDelivery, webhook: Webhook | undefined): Promise<void> {
+    const attempts = d.attempts + 1;
+    const giveUp = (why: string) => this.#settle(d, attempts, 'failed', null, why);
+    if (!webhook) return giveUp('the webhook was removed');
+    if (!webhook.enabled) return giveUp('the webhook is disabled');
+    if (!d.event) return giveUp('the event is no longer stored');
+    let result: SendResult;
+    try {
+      result = await this.send({ webhook, event: d.event, deliveryId: d.id });
+    } catch (err) {
+      result = { status: null, error: (err as Error).message };
+    }
+    if (result.status !== null && result.status >= 200 && result.status < 300) {
+      return this.#settle(d, attempts, 'delivered', result.status, null);
+    }
+    const error = result.error ?? `HTTP ${result.status}`;
+    if (attempts >= this.policy.maxAttempts) return this.#settle(d, attempts, 'failed', result.status, error);
+    return this.#settle(d, attempts, 'pending', result.status, error);
+  }
+
+  #settle(
+    d: DueDelivery,
+    attempts: number,
+    status: 'pending' | 'delivered' | 'failed',
+    lastStatus: number | null,
+    lastError: string | null,
+  ): Promise<void> {
+    const at = this.clock.now();
+    return this.stores.deliveries.settle(d.id, {
+      status,
+      attempts,
+      nextAttemptAt: status === 'pending' ? at + this.retryDelay(attempts) : null,
+      lastStatus,
+      lastError,
+      at,
+    });
+  }
+
+  /** The wait after `attempts` failed attempts, with its ±20% jitter. */
+  retryDelay(attempts: number): number {
+    const base = Math.min(this.policy.firstDelayMs * 2 ** (attempts - 1), this.policy.maxDelayMs);
+    return Math.round(base * (0.8 + Math.random() * 0.4));
+  }
+}

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import type { LocationEvent } from '../events/event.js';
+import { newId } from '../ids.js';
+
+/**
+ * An endpoint that receives a project's events as they are stored (ARCHITECTURE.md §4: the outbox
+ * rows are written in the event's own transaction). One environment each, as in the hosted service.
+ */
+export interface Webhook {
+  id: string;
+  /** The environment whose events it receives (live or test keys' data). */
+  live: boolean;
+  url: string;
+  /** Event types it receives; null: every type. */
+  types: string[] | null;
+  /** Signs each request (see src/webhooks/signature.ts); shown once, when the webhook is added. */
+  secret: string;
+  enabled: boolean;
+  createdAt: number;
+}
+
+/** One event owed to one webhook, as the outbox row is first written. */
+export interface Delivery {
+  id: string;
+  projectId: string;
+  live: boolean;
+  webhookId: string;
+  eventId: string;
+  createdAt: number;
+}
+
+/** The deliveries that `events` owe the project's webhooks (none, and no work, for most projects). */
+export function deliveriesFor(
+  webhooks: readonly Webhook[] | undefined,
+  events: readonly LocationEvent[],
+  now: number,
+): Delivery[] {
+  if (!webhooks || webhooks.length === 0 || events.length === 0) return [];
+  const out: Delivery[] = [];
+  for (const w of webhooks) {
+    if (!w.enabled) continue;
+    for (const e of events) {
+      if (e.live !== w.live || (w.types !== null && !w.types.includes(e.type))) continue;
+      out.push({ id: newId(), projectId: e.projectId, live: e.live, webhookId: w.id, eventId: e.id, createdAt: now });
+    }
+  }
+  return out;
+}
+
+const EVENT_TYPE = /^[a-z]+\.[a-z_]+$/;
+
+/**
+ * A new webhook from the operator's input; throws with a message naming the flag on a bad value.
+ * Only http and https URLs: the server posts to them.
+ */
+export function newWebhook(input: { url: string; live: boolean; types: string[] | null }, now: number): Webhook {
+  let url: URL;
+  try {
+    url = new URL(input.url);
+  } catch {
+    throw new Error(`--add must be an http or https URL, not "${input.url}".`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`--add must be an http or https URL, not "${input.url}".`);
+  }
+  if (input.types !== null) {
+    if (input.types.length === 0) throw new Error('--types must name at least one event type.');
+    const bad = input.types.find((t) => !EVENT_TYPE.test(t));
+    if (bad !== undefined) throw new Error(`--types: "${bad}" is not an event type (such as user.entered_geofence).`);
+  }
+  return {
+    id: newId(),
+    live: input.live,
+    url: url.toString(),
+    types: input.types,
+    secret: `whsec_${randomBytes(24).toString('hex')}`,
+    enabled: true,
+    createdAt: now,
+  };
+}
