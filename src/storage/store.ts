@@ -284,6 +284,16 @@ export interface DeliveryRecord {
   updatedAt: number;
 }
 
+/** What an attempt leaves on its delivery (`at`: when, epoch ms). */
+export interface DeliveryOutcome {
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: number | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  at: number;
+}
+
 /** The webhook outbox: rows are written with their events (`TrackWrite`, `TripWrite`), sent from here. */
 export interface DeliveryStore {
   /**
@@ -293,17 +303,7 @@ export interface DeliveryStore {
    */
   claimDue(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]>;
   /** Records an attempt: delivered, failed for good, or pending again at `nextAttemptAt`. */
-  settle(
-    id: string,
-    outcome: {
-      status: DeliveryStatus;
-      attempts: number;
-      nextAttemptAt: number | null;
-      lastStatus: number | null;
-      lastError: string | null;
-      at: number;
-    },
-  ): Promise<void>;
+  settle(id: string, outcome: DeliveryOutcome): Promise<void>;
   /** The tenant's deliveries, newest first, of one webhook when named. */
   list(tenant: Tenant, query: { webhookId?: string; limit: number }): Promise<DeliveryRecord[]>;
   /** Deletes up to `limit` deliveries created before `before` (the events' retention); returns how many. */

@@ -3,7 +3,7 @@ import type { LocationEvent } from '../../domain/events/event.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { Delivery } from '../../domain/webhooks/webhook.js';
 import { deliveryRecord } from '../sqlite/sqlite-delivery-store.js';
-import type { DeliveryRecord, DeliveryStatus, DeliveryStore, DueDelivery } from '../store.js';
+import type { DeliveryOutcome, DeliveryRecord, DeliveryStore, DueDelivery } from '../store.js';
 import { row } from './sql-batch.js';
 
 /** The webhook outbox over PostgreSQL: the same table and semantics as `SqliteDeliveryStore`. */
@@ -39,17 +39,7 @@ export class PostgresDeliveryStore implements DeliveryStore {
     }));
   }
 
-  async settle(
-    id: string,
-    o: {
-      status: DeliveryStatus;
-      attempts: number;
-      nextAttemptAt: number | null;
-      lastStatus: number | null;
-      lastError: string | null;
-      at: number;
-    },
-  ): Promise<void> {
+  async settle(id: string, o: DeliveryOutcome): Promise<void> {
     await this.pool.query(
       `UPDATE deliveries SET status = $1, attempts = $2, next_attempt_at = $3, last_status = $4, last_error = $5,
          updated_at = $6 WHERE id = $7`,

@@ -1,7 +1,7 @@
 import type { LocationEvent } from '../../domain/events/event.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { Delivery } from '../../domain/webhooks/webhook.js';
-import type { DeliveryRecord, DeliveryStatus, DeliveryStore, DueDelivery } from '../store.js';
+import type { DeliveryOutcome, DeliveryRecord, DeliveryStatus, DeliveryStore, DueDelivery } from '../store.js';
 import { NOTHING_KEPT } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { statement } from './paged-query.js';
@@ -39,17 +39,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
     });
   }
 
-  async settle(
-    id: string,
-    o: {
-      status: DeliveryStatus;
-      attempts: number;
-      nextAttemptAt: number | null;
-      lastStatus: number | null;
-      lastError: string | null;
-      at: number;
-    },
-  ): Promise<void> {
+  async settle(id: string, o: DeliveryOutcome): Promise<void> {
     writeTransaction(
       this.db,
       () =>
