@@ -158,6 +158,7 @@ describe('command line', () => {
     assert.match(hook!.secret, /^whsec_[0-9a-f]{48}$/);
     assert.deepEqual(hook!.types, ['user.entered_geofence']);
     assert.equal(hook!.live, false);
+    assert.match((hook as unknown as { createdAt: string }).createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const [off, badUrl, badId, badType, log] = await Promise.all([
       cli(['projects', 'webhooks', 'from-cli', '--disable', hook!.id], env),
       cli(['projects', 'webhooks', 'from-cli', '--add', 'ftp://hooks.example/in'], env),

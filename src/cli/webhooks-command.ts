@@ -22,7 +22,11 @@ export async function webhooksCommand(
     added = w;
   });
   const saved = next === current ? project : await projects.update(name, (p) => ({ ...p, webhooks: next }));
-  const shown = (saved?.webhooks ?? []).map((w) => (w === added ? w : { ...w, secret: `…${w.secret.slice(-4)}` }));
+  const shown = (saved?.webhooks ?? []).map((w) => ({
+    ...w,
+    secret: w === added ? w.secret : `…${w.secret.slice(-4)}`,
+    createdAt: new Date(w.createdAt).toISOString(),
+  }));
   return { out: `${JSON.stringify(shown, null, 2)}\n` };
 }
 
