@@ -1,6 +1,7 @@
 import { measureFloor } from '../lib/floor.js';
 import { apiUrls, auth, measure, sendAll } from '../lib/load.js';
 import type { BenchContext, BenchResult, Scenario } from '../lib/types.js';
+import { startWebhookReceiver } from '../lib/webhook-receiver.js';
 import { anyMetroPoint, random, type SeedProbe, seedGeofences, tenantOfKey } from './metro-seed.js';
 
 /**
@@ -32,6 +33,8 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
       const name = `POST /v1/track (100,000 geofences, ${KNOWN_DEVICES.toLocaleString('en-US')} known devices)`;
       results.push(await measure(ctx, name, known));
     }
+    // Every event posted to a webhook (BENCH_TRACK_WEBHOOK=off skips the row).
+    if (size === 100_000 && process.env.BENCH_TRACK_WEBHOOK !== 'off') results.push(await webhookRow(ctx, size));
     // Issue 8: the same load with every optional feature on (BENCH_TRACK_FEATURES=off skips the row).
     if (size === 100_000 && process.env.BENCH_TRACK_FEATURES !== 'off') {
       // Through the API, not the CLI: a CLI write would make a SQLite server reload its fence index.
@@ -113,6 +116,44 @@ async function floorRows(ctx: BenchContext, size: number): Promise<BenchResult[]
       tracks(ctx, `s${size}`, size),
     ),
   ];
+}
+
+/**
+ * New-device tracks with one webhook that takes every event, its receiver in the bench's process: what
+ * the outbox rows and the posts cost a track. The row's CPU includes the server's sending; how far the
+ * sending fell behind is printed (the deliveries still owed when the load stops, and how long they
+ * took to go).
+ */
+async function webhookRow(ctx: BenchContext, size: number): Promise<BenchResult> {
+  const receiver = await startWebhookReceiver();
+  const [hook] = JSON.parse(await ctx.cli(['projects', 'webhooks', 'bench', '--add', receiver.url])) as Array<{
+    id: string;
+  }>;
+  try {
+    // The CLI's write reaches the server's key cache within its change poll.
+    await new Promise((r) => setTimeout(r, 1000));
+    const result = await measure(
+      ctx,
+      `POST /v1/track (${size.toLocaleString('en-US')} geofences, every event to a webhook)`,
+      tracks(ctx, `w${size}`, size),
+    );
+    const atStop = receiver.count();
+    let last = atStop;
+    const started = Date.now();
+    // Drained when nothing more arrives for two seconds.
+    for (let quiet = 0; quiet < 4; ) {
+      await new Promise((r) => setTimeout(r, 500));
+      quiet = receiver.count() === last ? quiet + 1 : 0;
+      last = receiver.count();
+    }
+    console.log(
+      `  webhook: ${atStop.toLocaleString('en-US')} posts received during the row, ${(last - atStop).toLocaleString('en-US')} after it (${((Date.now() - started - 2000) / 1000).toFixed(1)} s)`,
+    );
+    return result;
+  } finally {
+    await ctx.cli(['projects', 'webhooks', 'bench', '--remove', hook!.id]);
+    await receiver.close();
+  }
 }
 
 // More devices than tracks per second (each device keeps under its 1/s limit), all seen before the clock starts.

@@ -286,6 +286,8 @@ export interface DeliveryRecord {
 
 /** What an attempt leaves on its delivery (`at`: when, epoch ms). */
 export interface DeliveryOutcome {
+  /** The delivery's id. */
+  id: string;
   status: DeliveryStatus;
   attempts: number;
   nextAttemptAt: number | null;
@@ -302,8 +304,8 @@ export interface DeliveryStore {
    * again when the lease ends (at least once).
    */
   claimDue(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]>;
-  /** Records an attempt: delivered, failed for good, or pending again at `nextAttemptAt`. */
-  settle(id: string, outcome: DeliveryOutcome): Promise<void>;
+  /** Records attempts (one transaction for all): delivered, failed for good, or pending again at `nextAttemptAt`. */
+  settle(outcomes: readonly DeliveryOutcome[]): Promise<void>;
   /** The tenant's deliveries, newest first, of one webhook when named. */
   list(tenant: Tenant, query: { webhookId?: string; limit: number }): Promise<DeliveryRecord[]>;
   /** Deletes up to `limit` deliveries created before `before` (the events' retention); returns how many. */

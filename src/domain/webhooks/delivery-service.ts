@@ -1,4 +1,4 @@
-import type { DeliveryStore, DueDelivery, ProjectStore } from '../../storage/store.js';
+import type { DeliveryOutcome, DeliveryStore, DueDelivery, ProjectStore } from '../../storage/store.js';
 import type { Clock } from '../clock.js';
 import type { LocationEvent } from '../events/event.js';
 import type { Webhook } from './webhook.js';
@@ -82,13 +82,14 @@ export class DeliveryService {
     // Read per pass, not kept: `projects webhooks` may have changed them in another process.
     const webhooks = new Map<string, Webhook>();
     for (const p of await this.stores.projects.list()) for (const w of p.webhooks ?? []) webhooks.set(w.id, w);
-    await Promise.all(due.map((d) => this.#attempt(d, webhooks.get(d.webhookId))));
+    // One write for the whole pass: a sender that dies before it sends the pass again when the claims end.
+    await this.stores.deliveries.settle(await Promise.all(due.map((d) => this.#attempt(d, webhooks.get(d.webhookId)))));
     return due.length;
   }
 
-  async #attempt(d: DueDelivery, webhook: Webhook | undefined): Promise<void> {
+  async #attempt(d: DueDelivery, webhook: Webhook | undefined): Promise<DeliveryOutcome> {
     const attempts = d.attempts + 1;
-    const giveUp = (why: string) => this.#settle(d, attempts, 'failed', null, why);
+    const giveUp = (why: string) => this.#outcome(d, attempts, 'failed', null, why);
     if (!webhook) return giveUp('the webhook was removed');
     if (!webhook.enabled) return giveUp('the webhook is disabled');
     if (!d.event) return giveUp('the event is no longer stored');
@@ -99,29 +100,23 @@ export class DeliveryService {
       result = { status: null, error: (err as Error).message };
     }
     if (result.status !== null && result.status >= 200 && result.status < 300) {
-      return this.#settle(d, attempts, 'delivered', result.status, null);
+      return this.#outcome(d, attempts, 'delivered', result.status, null);
     }
     const error = result.error ?? `HTTP ${result.status}`;
-    if (attempts >= this.policy.maxAttempts) return this.#settle(d, attempts, 'failed', result.status, error);
-    return this.#settle(d, attempts, 'pending', result.status, error);
+    const status = attempts >= this.policy.maxAttempts ? 'failed' : 'pending';
+    return this.#outcome(d, attempts, status, result.status, error);
   }
 
-  #settle(
+  #outcome(
     d: DueDelivery,
     attempts: number,
     status: 'pending' | 'delivered' | 'failed',
     lastStatus: number | null,
     lastError: string | null,
-  ): Promise<void> {
+  ): DeliveryOutcome {
     const at = this.clock.now();
-    return this.stores.deliveries.settle(d.id, {
-      status,
-      attempts,
-      nextAttemptAt: status === 'pending' ? at + this.retryDelay(attempts) : null,
-      lastStatus,
-      lastError,
-      at,
-    });
+    const nextAttemptAt = status === 'pending' ? at + this.retryDelay(attempts) : null;
+    return { id: d.id, status, attempts, nextAttemptAt, lastStatus, lastError, at };
   }
 
   /** The wait after `attempts` failed attempts, with its ±20% jitter. */

@@ -39,11 +39,17 @@ export class PostgresDeliveryStore implements DeliveryStore {
     }));
   }
 
-  async settle(id: string, o: DeliveryOutcome): Promise<void> {
+  async settle(outcomes: readonly DeliveryOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    const rows = outcomes.map((o) =>
+      row([o.id, o.status, o.attempts, o.nextAttemptAt, o.lastStatus, o.lastError, o.at]),
+    );
     await this.pool.query(
-      `UPDATE deliveries SET status = $1, attempts = $2, next_attempt_at = $3, last_status = $4, last_error = $5,
-         updated_at = $6 WHERE id = $7`,
-      [o.status, o.attempts, o.nextAttemptAt, o.lastStatus, o.lastError, o.at, id],
+      // Cast: a VALUES column of NULLs alone is text.
+      `UPDATE deliveries d SET status = v.status, attempts = v.attempts::int, next_attempt_at = v.next_attempt_at::bigint,
+         last_status = v.last_status::int, last_error = v.last_error, updated_at = v.updated_at::bigint
+       FROM (VALUES ${rows.join(', ')}) AS v(id, status, attempts, next_attempt_at, last_status, last_error, updated_at)
+       WHERE d.id = v.id`,
     );
   }
 

@@ -39,15 +39,19 @@ export class SqliteDeliveryStore implements DeliveryStore {
     });
   }
 
-  async settle(id: string, o: DeliveryOutcome): Promise<void> {
+  async settle(outcomes: readonly DeliveryOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
     writeTransaction(
       this.db,
-      () =>
-        statement(
+      () => {
+        const update = statement(
           this.db,
           `UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?,
              updated_at = ? WHERE id = ?`,
-        ).run(o.status, o.attempts, o.nextAttemptAt, o.lastStatus, o.lastError, o.at, id),
+        );
+        for (const o of outcomes)
+          update.run(o.status, o.attempts, o.nextAttemptAt, o.lastStatus, o.lastError, o.at, o.id);
+      },
       NOTHING_KEPT,
     );
   }
