@@ -25,6 +25,13 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
       await measure(ctx, `POST /v1/track (${size.toLocaleString('en-US')} geofences)`, tracks(ctx, `d${size}`, size)),
     );
     if (size === 100_000) {
+      // The budget's p99 at the budget's rate (as issue 2's rows): evenly spaced, not 50 connections' queue.
+      const rate = 10_000;
+      const next = tracks(ctx, `p${size}`, size);
+      const paced = Array.from({ length: rate * (ctx.durationSeconds + 3) }, next);
+      results.push(
+        await measure(ctx, 'POST /v1/track (100,000 geofences, 10,000 req/s fixed)', paced, { overallRate: rate }),
+      );
       results.push(...(await floorRows(ctx, size)));
       // Steady state, as a tracking service mostly sees it: devices it already knows, each moving to
       // another metro point on every update (so entries and exits keep coming).
@@ -56,10 +63,13 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
 export const track: Scenario = { name: 'track', run };
 
 /**
- * Enough devices that none sends twice within a second even at 50,000 req/s; bodies as the web SDK
- * sends them (nulls, extra fields).
+ * Tracks of `devices` devices in turn, by default a new device every time: wrk is handed a list of
+ * 25,000 tracks a second of the row, the warm-up's list comes from the same generator, and with the
+ * 100,000 devices this once cycled, the first devices of the warm-up came back known within the
+ * measured list (16,270 of a 10-second row's 88,000 tracks, 2026-11-29). Bodies as the web SDK sends
+ * them (nulls, extra fields).
  */
-function tracks(ctx: BenchContext, prefix: string, fenceCount: number, devices = 100_000) {
+function tracks(ctx: BenchContext, prefix: string, fenceCount: number, devices = Number.POSITIVE_INFINITY) {
   const headers = auth(ctx.keys.publishable, true);
   let n = 0;
   return () => {
