@@ -52,6 +52,7 @@ async function main(): Promise<void> {
         url: server.url,
         urls: servers.map((s) => s.url),
         serverPids: servers.map((s) => s.pid),
+        store: options.store,
         localDatabase: options.store === 'postgres' && benchDatabaseIsLocal(),
         dataDir: server.dataDir,
         keys: created.keys.test,

@@ -10,6 +10,8 @@ export interface BenchContext {
   connections: number;
   /** The API processes' pids, to charge their CPU time to each measurement (Linux `/proc`). */
   serverPids?: number[];
+  /** The store the API processes run on. */
+  store: 'sqlite' | 'postgres';
   /**
    * The store is a PostgreSQL server on this machine: each measurement also reads the CPU time of its
    * processes, the part of a request that does not scale out with API processes.

@@ -25,13 +25,14 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
       await measure(ctx, `POST /v1/track (${size.toLocaleString('en-US')} geofences)`, tracks(ctx, `d${size}`, size)),
     );
     if (size === 100_000) {
-      // The budget's p99 at the budget's rate (as issue 2's rows): evenly spaced, not 50 connections' queue.
-      const rate = 10_000;
-      const next = tracks(ctx, `p${size}`, size);
-      const paced = Array.from({ length: rate * (ctx.durationSeconds + 3) }, next);
-      results.push(
-        await measure(ctx, 'POST /v1/track (100,000 geofences, 10,000 req/s fixed)', paced, { overallRate: rate }),
-      );
+      // Issue 3's p99 at its rate (as issue 2's rows): evenly spaced, not 50 connections' queue. Its
+      // budgets are SQLite's; PostgreSQL's (issue 4) name no p99.
+      if (ctx.store === 'sqlite') {
+        const rate = 10_000;
+        const paced = Array.from({ length: rate * (ctx.durationSeconds + 3) }, tracks(ctx, `p${size}`, size));
+        const name = 'POST /v1/track (100,000 geofences, 10,000 req/s fixed)';
+        results.push(await measure(ctx, name, paced, { overallRate: rate }));
+      }
       results.push(...(await floorRows(ctx, size)));
       // Steady state, as a tracking service mostly sees it: devices it already knows, each moving to
       // another metro point on every update (so entries and exits keep coming).
