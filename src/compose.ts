@@ -112,16 +112,15 @@ export async function compose(config: Config, opts: { clock?: Clock } = {}) {
   // The webhook outbox, every second, and at once again while passes find a full batch due.
   let closing = false;
   const deliver = () => {
-    if (deps.services.deliveries.busy) return;
-    deps.services.deliveries.runOnce().then(
+    deps.services.deliveries.start()?.then(
       (sent) => {
         if (sent >= DEFAULT_DELIVERY_POLICY.batch && !closing) setImmediate(deliver);
       },
       (err: unknown) => app.log.error({ err }, 'webhook deliveries failed'),
     );
   };
-  const deliverer = setInterval(deliver, 1000);
-  deliverer.unref();
+  const deliverer = config.sendWebhooks ? setInterval(deliver, 1000) : undefined;
+  deliverer?.unref();
   const close = async () => {
     closing = true;
     clearInterval(deliverer);

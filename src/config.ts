@@ -18,6 +18,12 @@ export interface Config {
   ipDatabase: string | null;
   /** Largest accepted request body, bytes. */
   bodyLimitBytes: number;
+  /**
+   * Whether this process sends the webhook outbox (`SEND_WEBHOOKS`, default on). Off, its events still
+   * owe their deliveries, and processes with it on send them: for nodes that may not open outbound
+   * connections.
+   */
+  sendWebhooks: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -58,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: logLevel as Config['logLevel'],
     workers,
     trustProxy: ['1', 'true', 'yes'].includes((env.TRUST_PROXY ?? '').toLowerCase()),
+    sendWebhooks: !['0', 'false', 'no', 'off'].includes((env.SEND_WEBHOOKS ?? '').toLowerCase()),
     ipDatabase: nonEmpty(env.IP_DATABASE),
     bodyLimitBytes: 5 * 1024 * 1024,
   };

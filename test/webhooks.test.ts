@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { DeliveryService } from '../src/domain/webhooks/delivery-service.js';
+import { DEFAULT_DELIVERY_POLICY, DeliveryService } from '../src/domain/webhooks/delivery-service.js';
 import { newWebhook, type Webhook } from '../src/domain/webhooks/webhook.js';
 import type { DeliveryRecord } from '../src/storage/store.js';
 import { httpSender } from '../src/webhooks/http-sender.js';
@@ -60,13 +60,14 @@ describe('webhooks', () => {
   let hooks: Record<'all' | 'exits' | 'live' | 'off', Webhook>;
   const center = offset(BROOKLYN, -4000, 2000);
   const tenant = () => ({ projectId: s.projectId, live: false });
-  /** Runs the sender once (the server's own loop may have run first; a claim is the same either way). */
+  /** Runs the sender once, as the server's loop (off here) would every second. */
   const send = () => s.deps.services.deliveries.runOnce();
   const log = async (w: Webhook): Promise<DeliveryRecord[]> =>
     s.deps.store.deliveries.list({ projectId: s.projectId, live: w.live }, { webhookId: w.id, limit: 100 });
 
   before(async () => {
-    s = await startServer({ clock });
+    // This test sends the outbox itself (`runOnce`, `start`): the server's own loop would race it.
+    s = await startServer({ clock, env: { SEND_WEBHOOKS: 'off' } });
     receiver = await startReceiver();
     const at = (path: string, live = false, types: string[] | null = null) =>
       newWebhook({ url: `${receiver.base}${path}`, live, types }, clock.now());
@@ -223,6 +224,39 @@ describe('webhooks', () => {
       .map((r) => r.body.event._id);
     assert.equal(ids.length, 6);
     assert.equal(new Set(ids).size, 6);
+  });
+
+  it('a receiver that never answers times out as a failed attempt, and holds up only its own pass', async () => {
+    const silent = http.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const hung = newWebhook(
+      { url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, live: false, types: null },
+      clock.now(),
+    );
+    try {
+      await s.updateProject('default', (p) => ({ ...p, webhooks: [hung] }));
+      const stuck = await track(s, trackBody('hook-hung', center));
+      assertOk(stuck);
+      await s.updateProject('default', (p) => ({ ...p, webhooks: [...Object.values(hooks), hung] }));
+      const before = receiver.at('/all').length;
+      assertOk(await track(s, trackBody('hook-after-hung', center)));
+      const sender = new DeliveryService(s.deps.store, httpSender(clock, 300), clock, {
+        ...DEFAULT_DELIVERY_POLICY,
+        batch: 1,
+      });
+      const first = sender.start()!;
+      const second = sender.start()!;
+      assert.equal(await second, 1);
+      assert.equal(receiver.at('/all').length, before + 1, 'the second pass delivered while the first waited');
+      assert.equal(await first, 1);
+      const row = (await log(hung)).find((d) => d.eventId === stuck.body.events[0]._id);
+      assert.equal(row?.status, 'pending');
+      assert.equal(row?.lastError, 'no answer within 300 ms');
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+      await s.updateProject('default', (p) => ({ ...p, webhooks: Object.values(hooks) }));
+    }
   });
 
   it('a refused track owes no delivery', async () => {

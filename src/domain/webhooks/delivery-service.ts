@@ -15,6 +15,11 @@ export type SendDelivery = (d: { webhook: Webhook; event: LocationEvent; deliver
 export interface DeliveryPolicy {
   /** Deliveries claimed, and sent at once, per pass. */
   batch: number;
+  /**
+   * Passes the periodic loop keeps under way at once (`start`): a receiver that does not answer holds
+   * its pass until the timeout, and the others go on meanwhile.
+   */
+  passes: number;
   /** How long a claimed delivery is held from other senders: longer than an attempt can take. */
   leaseMs: number;
   /** Attempts before a delivery is given up as failed. */
@@ -30,6 +35,7 @@ export interface DeliveryPolicy {
  */
 export const DEFAULT_DELIVERY_POLICY: DeliveryPolicy = {
   batch: 32,
+  passes: 4,
   leaseMs: 60_000,
   maxAttempts: 12,
   firstDelayMs: 30_000,
@@ -43,7 +49,7 @@ export const DEFAULT_DELIVERY_POLICY: DeliveryPolicy = {
  * until `maxAttempts`. At least once: a receiver tells repeats apart by the event's `_id`.
  */
 export class DeliveryService {
-  #running: Promise<number> | null = null;
+  readonly #passes = new Set<Promise<number>>();
 
   constructor(
     private readonly stores: { deliveries: DeliveryStore; projects: ProjectStore },
@@ -53,27 +59,33 @@ export class DeliveryService {
   ) {}
 
   /**
-   * One pass, started once any pass under way has ended (so it sees every delivery committed before
-   * the call); returns how many deliveries it attempted.
+   * For the periodic loop: starts a pass unless `policy.passes` are under way (then null); resolves
+   * with how many deliveries it attempted.
+   */
+  start(): Promise<number> | null {
+    if (this.#passes.size >= this.policy.passes) return null;
+    return this.#track(this.#pass());
+  }
+
+  /**
+   * One pass, started once every pass under way has ended (so it sees every delivery committed before
+   * the call, none of them held by another pass); returns how many deliveries it attempted.
    */
   runOnce(): Promise<number> {
-    const previous = this.#running ?? Promise.resolve(0);
-    const pass = previous.catch(() => 0).then(() => this.#pass());
-    const running = pass.finally(() => {
-      if (this.#running === running) this.#running = null;
-    });
-    this.#running = running;
-    return running;
+    const before = Promise.allSettled([...this.#passes]);
+    return this.#track(before.then(() => this.#pass()));
   }
 
-  /** Whether a pass is under way (a periodic caller skips its turn rather than queue another). */
-  get busy(): boolean {
-    return this.#running !== null;
-  }
-
-  /** Resolves once no pass is running (a closing server waits for it before closing the store). */
+  /** Resolves once no pass is under way (a closing server waits for it before closing the store). */
   async idle(): Promise<void> {
-    while (this.#running) await this.#running.catch(() => {});
+    while (this.#passes.size > 0) await Promise.allSettled([...this.#passes]);
+  }
+
+  #track(pass: Promise<number>): Promise<number> {
+    this.#passes.add(pass);
+    const done = () => this.#passes.delete(pass);
+    pass.then(done, done);
+    return pass;
   }
 
   async #pass(): Promise<number> {
