@@ -13,7 +13,7 @@ const USAGE = `Usage: npm start | npm run cli -- <command>
                       [--keep-events <days>|forever] [--keep-trips <days>|forever] [--keep-users <days>|forever]
   projects usage <name> [--month YYYY-MM]
   projects segments <name> [--set '<JSON array of {description, externalId, condition}>' | --clear]
-  projects webhooks <name> [--add <url> [--live] [--types <type,...>]] [--remove <id>]
+  projects webhooks <name> [--add <url> [--live] [--types <type,...>] [--mode single|multiple]] [--remove <id>]
                       [--enable <id>] [--disable <id>]      add or change webhooks; prints them
   projects deliveries <name> [--live] [--webhook <id>] [--limit <n>]   the webhook delivery log
   print-config                       show the effective configuration (secrets masked)`;

@@ -150,22 +150,34 @@ describe('command line', () => {
 
   it('projects webhooks adds (secret shown once), disables and removes webhooks and refuses bad input; projects deliveries prints the log', async () => {
     const add = await cli(
-      ['projects', 'webhooks', 'from-cli', '--add', 'https://hooks.example/in', '--types', 'user.entered_geofence'],
+      [
+        ...['projects', 'webhooks', 'from-cli', '--add', 'https://hooks.example/in'],
+        ...['--types', 'user.entered_geofence', '--mode', 'multiple'],
+      ],
       env,
     );
     assert.equal(add.code, 0, add.stderr);
-    const [hook] = JSON.parse(add.stdout) as Array<{ id: string; secret: string; types: string[]; live: boolean }>;
+    const [hook] = JSON.parse(add.stdout) as Array<{
+      id: string;
+      secret: string;
+      types: string[];
+      live: boolean;
+      mode: string;
+    }>;
+    assert.equal(hook!.mode, 'multiple');
     assert.match(hook!.secret, /^whsec_[0-9a-f]{48}$/);
     assert.deepEqual(hook!.types, ['user.entered_geofence']);
     assert.equal(hook!.live, false);
     assert.match((hook as unknown as { createdAt: string }).createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    const [off, badUrl, badId, badType, log] = await Promise.all([
+    const [off, badUrl, badId, badType, log, badMode] = await Promise.all([
       cli(['projects', 'webhooks', 'from-cli', '--disable', hook!.id], env),
       cli(['projects', 'webhooks', 'from-cli', '--add', 'ftp://hooks.example/in'], env),
       cli(['projects', 'webhooks', 'from-cli', '--remove', 'no-such-id'], env),
       cli(['projects', 'webhooks', 'from-cli', '--add', 'https://hooks.example/in', '--types', 'entered'], env),
       cli(['projects', 'deliveries', 'from-cli'], env),
+      cli(['projects', 'webhooks', 'from-cli', '--add', 'https://hooks.example/in', '--mode', 'batch'], env),
     ]);
+    assert.match(badMode.stderr, /^--mode must be single or multiple/);
     assert.equal(off.code, 0, off.stderr);
     const [listed] = JSON.parse(off.stdout) as Array<{ enabled: boolean; secret: string }>;
     assert.equal(listed!.enabled, false);
@@ -173,7 +185,7 @@ describe('command line', () => {
     assert.match(badUrl.stderr, /^--add must be an http or https URL/);
     assert.match(badId.stderr, /^--remove must name one of the project's webhooks/);
     assert.match(badType.stderr, /^--types: "entered" is not an event type/);
-    for (const bad of [badUrl, badId, badType]) assert.notEqual(bad.code, 0);
+    for (const bad of [badUrl, badId, badType, badMode]) assert.notEqual(bad.code, 0);
     assert.equal(log.code, 0, log.stderr);
     assert.equal(log.stdout, 'no deliveries\n');
     const stored = await s.deps.store.projects.findByName('from-cli');

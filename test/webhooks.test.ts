@@ -259,6 +259,30 @@ describe('webhooks', () => {
     }
   });
 
+  it("a multiple webhook receives a user's events together, five to a post, as {events, user}", async () => {
+    const spot = offset(center, 8000, 0);
+    for (let f = 0; f < 7; f++) await putCircle(s, 'hooks-many', `f${f}`, offset(spot, f * 3, 0), 150);
+    const many = newWebhook({ url: `${receiver.base}/many`, live: false, types: null, mode: 'multiple' }, clock.now());
+    await s.updateProject('default', (p) => ({ ...p, webhooks: [many] }));
+    try {
+      const res = await track(s, trackBody('hook-many', spot));
+      const ids = (res.body.events as Array<{ _id: string }>).map((e) => e._id);
+      assert.equal(ids.length, 7);
+      await send();
+      const posts = receiver
+        .at('/many')
+        .map((r) => r.body as unknown as { events: Array<{ _id: string }>; user: { deviceId: string } });
+      assert.deepEqual(posts.map((p) => p.events.length).sort(), [2, 5]);
+      assert.deepEqual(posts.flatMap((p) => p.events.map((e) => e._id)).sort(), [...ids].sort());
+      assert.ok(posts.every((p) => p.user.deviceId === 'hook-many'));
+      const headers = receiver.at('/many')[0]!.headers;
+      assert.equal((headers['whereabouts-event-id'] as string).split(',').length, posts[0]!.events.length);
+      assert.ok((await log(many)).every((d) => d.status === 'delivered'));
+    } finally {
+      await s.updateProject('default', (p) => ({ ...p, webhooks: Object.values(hooks) }));
+    }
+  });
+
   it('a refused track owes no delivery', async () => {
     const count = (await log(hooks.all)).length;
     assertError(await track(s, { ...trackBody('hook-bad', center), latitude: 91 }), 400, 'latitude');

@@ -4,7 +4,7 @@ import { newWebhook, type Webhook } from '../domain/webhooks/webhook.js';
 import type { Store } from '../storage/store.js';
 
 /**
- * `projects webhooks <name> [--add <url> [--live] [--types a,b]] [--remove <id>] [--enable <id>]
+ * `projects webhooks <name> [--add <url> [--live] [--types a,b] [--mode single|multiple]] [--remove <id>] [--enable <id>]
  * [--disable <id>]`: changes the project's webhooks, then prints them as JSON. A secret is printed
  * whole only by the `--add` that made it; the list shows its last four characters.
  */
@@ -45,18 +45,22 @@ function applyWebhookFlags(
     return id;
   };
   for (const flag of Object.keys(flags)) {
-    if (!['add', 'live', 'types', 'remove', 'enable', 'disable'].includes(flag)) {
+    if (!['add', 'live', 'types', 'mode', 'remove', 'enable', 'disable'].includes(flag)) {
       throw new Error(`--${flag} is not a webhooks option.`);
     }
   }
   if (flags.add !== undefined) {
     if (flags.add === true) throw new Error('--add needs the URL to post events to.');
     const types = flags.types === undefined ? null : flags.types === true ? [] : flags.types.split(',');
-    const w = newWebhook({ url: flags.add, live: flags.live !== undefined, types }, now);
+    const mode = flags.mode === undefined ? undefined : flags.mode === true ? '' : flags.mode;
+    const w = newWebhook(
+      { url: flags.add, live: flags.live !== undefined, types, ...(mode === undefined ? {} : { mode }) },
+      now,
+    );
     onAdd(w);
     list = [...list, w];
-  } else if (flags.types !== undefined || flags.live !== undefined) {
-    throw new Error('--types and --live go with --add.');
+  } else if (flags.types !== undefined || flags.live !== undefined || flags.mode !== undefined) {
+    throw new Error('--types, --live and --mode go with --add.');
   }
   if (flags.remove !== undefined) {
     const id = known('remove');

@@ -9,9 +9,10 @@ import { signatureHeaders } from './signature.js';
 const TIMEOUT_MS = 10_000;
 
 /**
- * Posts a delivery as the hosted service's single-event webhooks do: `{event, user}` (`user` is the
- * event's snapshot of its user), with signature headers and the ids a receiver needs to drop repeats
- * (`Whereabouts-Event-Id`; `Whereabouts-Delivery-Id` names the outbox row). Redirects are not followed.
+ * Posts as the hosted service's webhooks do: `{event, user}`, or `{events, user}` for a `multiple`
+ * webhook (`user` is the events' snapshot of their user), with signature headers and the ids a receiver
+ * needs to drop repeats (`Whereabouts-Event-Id`, comma-separated when several; `Whereabouts-Delivery-Id`
+ * names the outbox rows; the first one is the signing id). Redirects are not followed.
  * node:http over kept-alive connections, not fetch: on loopback a post cost a fifth of fetch's CPU
  * (40-54 against 200-239 µs, both ends counted), and the sender runs in the API process.
  */
@@ -20,9 +21,13 @@ export function httpSender(clock: Clock, timeoutMs = TIMEOUT_MS): SendDelivery {
     'http:': new http.Agent({ keepAlive: true, maxSockets: 32 }),
     'https:': new https.Agent({ keepAlive: true, maxSockets: 32 }),
   };
-  return ({ webhook, event, deliveryId }): Promise<SendResult> => {
-    const wire = presentEvent(event);
-    const body = JSON.stringify({ event: wire, user: wire.user });
+  return ({ webhook, items }): Promise<SendResult> => {
+    const events = items.map((i) => presentEvent(i.event));
+    const body = JSON.stringify(
+      webhook.mode === 'multiple' ? { events, user: events[0]!.user } : { event: events[0], user: events[0]!.user },
+    );
+    const eventIds = items.map((i) => i.event.id).join(',');
+    const deliveryIds = items.map((i) => i.deliveryId).join(',');
     const url = new URL(webhook.url);
     const client = url.protocol === 'https:' ? https : http;
     return new Promise<SendResult>((resolve) => {
@@ -36,9 +41,9 @@ export function httpSender(clock: Clock, timeoutMs = TIMEOUT_MS): SendDelivery {
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(body),
             'user-agent': 'Whereabouts-Webhooks/1',
-            'whereabouts-event-id': event.id,
-            'whereabouts-delivery-id': deliveryId,
-            ...signatureHeaders(webhook.secret, body, deliveryId, clock.now()),
+            'whereabouts-event-id': eventIds,
+            'whereabouts-delivery-id': deliveryIds,
+            ...signatureHeaders(webhook.secret, body, items[0]!.deliveryId, clock.now()),
           },
         },
         (res) => {

@@ -9,8 +9,17 @@ export interface SendResult {
   error: string | null;
 }
 
-/** Posts one event to one webhook (src/webhooks/http-sender.ts). */
-export type SendDelivery = (d: { webhook: Webhook; event: LocationEvent; deliveryId: string }) => Promise<SendResult>;
+/** One post: one event, or in a webhook's `multiple` mode up to five events of one user, oldest first. */
+export interface WebhookPost {
+  webhook: Webhook;
+  items: Array<{ deliveryId: string; event: LocationEvent }>;
+}
+
+/** Makes one post (src/webhooks/http-sender.ts). */
+export type SendDelivery = (post: WebhookPost) => Promise<SendResult>;
+
+/** Events a `multiple` webhook receives in one post at most (the hosted service's five). */
+export const EVENTS_PER_POST = 5;
 
 export interface DeliveryPolicy {
   /** Deliveries claimed, and sent at once, per pass. */
@@ -94,38 +103,51 @@ export class DeliveryService {
     // Read per pass, not kept: `projects webhooks` may have changed them in another process.
     const webhooks = new Map<string, Webhook>();
     for (const p of await this.stores.projects.list()) for (const w of p.webhooks ?? []) webhooks.set(w.id, w);
+    const outcomes: DeliveryOutcome[] = [];
+    const ready: Ready[] = [];
+    for (const d of due) {
+      const webhook = webhooks.get(d.webhookId);
+      const why = !webhook
+        ? 'the webhook was removed'
+        : !webhook.enabled
+          ? 'the webhook is disabled'
+          : !d.event
+            ? 'the event is no longer stored'
+            : null;
+      if (why === null) ready.push({ delivery: d, webhook: webhook!, event: d.event! });
+      else outcomes.push(this.#outcome(d, 'failed', null, why));
+    }
+    const sent = await Promise.all(postsOf(ready).map((post) => this.#post(post)));
     // One write for the whole pass: a sender that dies before it sends the pass again when the claims end.
-    await this.stores.deliveries.settle(await Promise.all(due.map((d) => this.#attempt(d, webhooks.get(d.webhookId)))));
+    await this.stores.deliveries.settle([...outcomes, ...sent.flat()]);
     return due.length;
   }
 
-  async #attempt(d: DueDelivery, webhook: Webhook | undefined): Promise<DeliveryOutcome> {
-    const attempts = d.attempts + 1;
-    const giveUp = (why: string) => this.#outcome(d, attempts, 'failed', null, why);
-    if (!webhook) return giveUp('the webhook was removed');
-    if (!webhook.enabled) return giveUp('the webhook is disabled');
-    if (!d.event) return giveUp('the event is no longer stored');
+  async #post(post: Ready[]): Promise<DeliveryOutcome[]> {
     let result: SendResult;
     try {
-      result = await this.send({ webhook, event: d.event, deliveryId: d.id });
+      result = await this.send({
+        webhook: post[0]!.webhook,
+        items: post.map((r) => ({ deliveryId: r.delivery.id, event: r.event })),
+      });
     } catch (err) {
       result = { status: null, error: (err as Error).message };
     }
-    if (result.status !== null && result.status >= 200 && result.status < 300) {
-      return this.#outcome(d, attempts, 'delivered', result.status, null);
-    }
-    const error = result.error ?? `HTTP ${result.status}`;
-    const status = attempts >= this.policy.maxAttempts ? 'failed' : 'pending';
-    return this.#outcome(d, attempts, status, result.status, error);
+    const ok = result.status !== null && result.status >= 200 && result.status < 300;
+    const error = ok ? null : (result.error ?? `HTTP ${result.status}`);
+    return post.map(({ delivery: d }) => {
+      const status = ok ? 'delivered' : d.attempts + 1 >= this.policy.maxAttempts ? 'failed' : 'pending';
+      return this.#outcome(d, status, result.status, error);
+    });
   }
 
   #outcome(
     d: DueDelivery,
-    attempts: number,
     status: 'pending' | 'delivered' | 'failed',
     lastStatus: number | null,
     lastError: string | null,
   ): DeliveryOutcome {
+    const attempts = d.attempts + 1;
     const at = this.clock.now();
     const nextAttemptAt = status === 'pending' ? at + this.retryDelay(attempts) : null;
     return { id: d.id, status, attempts, nextAttemptAt, lastStatus, lastError, at };
@@ -136,4 +158,33 @@ export class DeliveryService {
     const base = Math.min(this.policy.firstDelayMs * 2 ** (attempts - 1), this.policy.maxDelayMs);
     return Math.round(base * (0.8 + Math.random() * 0.4));
   }
+}
+
+interface Ready {
+  delivery: DueDelivery;
+  webhook: Webhook;
+  event: LocationEvent;
+}
+
+/**
+ * The posts a pass makes: each delivery alone, except for `multiple` webhooks, whose deliveries are
+ * grouped by user, oldest event first, `EVENTS_PER_POST` to a post.
+ */
+function postsOf(ready: readonly Ready[]): Ready[][] {
+  const posts: Ready[][] = [];
+  const byUser = new Map<string, Ready[]>();
+  for (const r of ready) {
+    if (r.webhook.mode !== 'multiple') posts.push([r]);
+    else {
+      const key = `${r.webhook.id} ${r.event.user.id}`;
+      const list = byUser.get(key);
+      if (list) list.push(r);
+      else byUser.set(key, [r]);
+    }
+  }
+  for (const list of byUser.values()) {
+    list.sort((a, b) => a.event.createdAt - b.event.createdAt);
+    for (let i = 0; i < list.length; i += EVENTS_PER_POST) posts.push(list.slice(i, i + EVENTS_PER_POST));
+  }
+  return posts;
 }

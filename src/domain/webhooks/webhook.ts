@@ -13,6 +13,11 @@ export interface Webhook {
   url: string;
   /** Event types it receives; null: every type. */
   types: string[] | null;
+  /**
+   * `single` (absent: the default): a post per event, `{event, user}`; `multiple`: a user's events
+   * together, up to five a post, `{events, user}` (the hosted service's two delivery modes).
+   */
+  mode?: 'single' | 'multiple';
   /** Signs each request (see src/webhooks/signature.ts); shown once, when the webhook is added. */
   secret: string;
   enabled: boolean;
@@ -53,7 +58,10 @@ const EVENT_TYPE = /^[a-z]+\.[a-z_]+$/;
  * A new webhook from the operator's input; throws with a message naming the flag on a bad value.
  * Only http and https URLs: the server posts to them.
  */
-export function newWebhook(input: { url: string; live: boolean; types: string[] | null }, now: number): Webhook {
+export function newWebhook(
+  input: { url: string; live: boolean; types: string[] | null; mode?: string },
+  now: number,
+): Webhook {
   let url: URL;
   try {
     url = new URL(input.url);
@@ -68,11 +76,15 @@ export function newWebhook(input: { url: string; live: boolean; types: string[] 
     const bad = input.types.find((t) => !EVENT_TYPE.test(t));
     if (bad !== undefined) throw new Error(`--types: "${bad}" is not an event type (such as user.entered_geofence).`);
   }
+  if (input.mode !== undefined && input.mode !== 'single' && input.mode !== 'multiple') {
+    throw new Error(`--mode must be single or multiple, not "${input.mode}".`);
+  }
   return {
     id: newId(),
     live: input.live,
     url: url.toString(),
     types: input.types,
+    mode: input.mode === 'multiple' ? 'multiple' : 'single',
     secret: `whsec_${randomBytes(24).toString('hex')}`,
     enabled: true,
     createdAt: now,
