@@ -137,7 +137,10 @@ async function floorRows(ctx: BenchContext, size: number): Promise<BenchResult[]
  */
 async function webhookRow(ctx: BenchContext, size: number): Promise<BenchResult> {
   const receiver = await startWebhookReceiver();
-  const [hook] = JSON.parse(await ctx.cli(['projects', 'webhooks', 'bench', '--add', receiver.url])) as Array<{
+  // BENCH_TRACK_WEBHOOK=multiple: the webhook in multiple mode (a user's events together, five to a post).
+  const mode = process.env.BENCH_TRACK_WEBHOOK === 'multiple' ? 'multiple' : 'single';
+  const add = ['projects', 'webhooks', 'bench', '--add', receiver.url, '--mode', mode];
+  const [hook] = JSON.parse(await ctx.cli(add)) as Array<{
     id: string;
   }>;
   try {
@@ -145,7 +148,7 @@ async function webhookRow(ctx: BenchContext, size: number): Promise<BenchResult>
     await new Promise((r) => setTimeout(r, 1000));
     const result = await measure(
       ctx,
-      `POST /v1/track (${size.toLocaleString('en-US')} geofences, every event to a webhook)`,
+      `POST /v1/track (${size.toLocaleString('en-US')} geofences, every event to a webhook${mode === 'multiple' ? ', multiple mode' : ''})`,
       tracks(ctx, `w${size}`, size),
     );
     const atStop = receiver.count();
