@@ -72,14 +72,18 @@ export class SqliteDeliveryStore implements DeliveryStore {
   }
 
   async deleteCreatedBefore(tenant: Tenant, before: number, limit: number): Promise<number> {
+    // Read first, as the events' sweep does: most sweeps find nothing and then take no write lock.
+    const found = statement(
+      this.db,
+      `SELECT json_group_array(id) AS ids, count(*) AS n FROM (SELECT id FROM deliveries
+         WHERE project_id = ? AND live = ? AND created_at < ? ORDER BY created_at LIMIT ?)`,
+    ).get(tenant.projectId, tenant.live ? 1 : 0, before, limit) as { ids: string; n: number };
+    if (found.n === 0) return 0;
     return writeTransaction(
       this.db,
       () =>
-        statement(
-          this.db,
-          `DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries
-             WHERE project_id = ? AND live = ? AND created_at < ? ORDER BY created_at LIMIT ?)`,
-        ).run(tenant.projectId, tenant.live ? 1 : 0, before, limit).changes,
+        statement(this.db, 'DELETE FROM deliveries WHERE id IN (SELECT value FROM json_each(?))').run(found.ids)
+          .changes,
       NOTHING_KEPT,
     );
   }
