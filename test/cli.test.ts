@@ -169,14 +169,16 @@ describe('command line', () => {
     assert.deepEqual(hook!.types, ['user.entered_geofence']);
     assert.equal(hook!.live, false);
     assert.match((hook as unknown as { createdAt: string }).createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    const [off, badUrl, badId, badType, log, badMode] = await Promise.all([
+    const [off, badUrl, badId, badType, log, badMode, badLog] = await Promise.all([
       cli(['projects', 'webhooks', 'from-cli', '--disable', hook!.id], env),
       cli(['projects', 'webhooks', 'from-cli', '--add', 'ftp://hooks.example/in'], env),
       cli(['projects', 'webhooks', 'from-cli', '--remove', 'no-such-id'], env),
       cli(['projects', 'webhooks', 'from-cli', '--add', 'https://hooks.example/in', '--types', 'entered'], env),
       cli(['projects', 'deliveries', 'from-cli'], env),
       cli(['projects', 'webhooks', 'from-cli', '--add', 'https://hooks.example/in', '--mode', 'batch'], env),
+      cli(['projects', 'deliveries', 'from-cli', '--limit', '0'], env),
     ]);
+    assert.match(badLog.stderr, /^--limit must be a whole number 1-1000/);
     assert.match(badMode.stderr, /^--mode must be single or multiple/);
     assert.equal(off.code, 0, off.stderr);
     const [listed] = JSON.parse(off.stdout) as Array<{ enabled: boolean; secret: string }>;
@@ -185,7 +187,7 @@ describe('command line', () => {
     assert.match(badUrl.stderr, /^--add must be an http or https URL/);
     assert.match(badId.stderr, /^--remove must name one of the project's webhooks/);
     assert.match(badType.stderr, /^--types: "entered" is not an event type/);
-    for (const bad of [badUrl, badId, badType, badMode]) assert.notEqual(bad.code, 0);
+    for (const bad of [badUrl, badId, badType, badMode, badLog]) assert.notEqual(bad.code, 0);
     assert.equal(log.code, 0, log.stderr);
     assert.equal(log.stdout, 'no deliveries\n');
     const stored = await s.deps.store.projects.findByName('from-cli');

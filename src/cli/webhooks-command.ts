@@ -86,6 +86,10 @@ export async function deliveriesCommand(
   project: Project,
   flags: Record<string, string | true>,
 ): Promise<{ out: string }> {
+  for (const flag of Object.keys(flags)) {
+    if (!['live', 'webhook', 'limit'].includes(flag)) throw new Error(`--${flag} is not a deliveries option.`);
+  }
+  if (flags.webhook === true) throw new Error("--webhook needs the id of one of the project's webhooks.");
   const limit = flags.limit === undefined ? 50 : Number(flags.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new Error('--limit must be a whole number 1-1000.');
   const webhookId = typeof flags.webhook === 'string' ? flags.webhook : undefined;
