@@ -14,3 +14,13 @@ export function parseFlags(args: string[]): { positional: string[]; flags: Recor
   }
   return { positional, flags };
 }
+
+/** Throws, naming the first flag of `flags` not in `allowed` (`--x is not a <what> option.`). */
+export function refuseUnknownFlags(
+  flags: Record<string, string | true>,
+  allowed: readonly string[],
+  what: string,
+): void {
+  const unknown = Object.keys(flags).find((f) => !allowed.includes(f));
+  if (unknown !== undefined) throw new Error(`--${unknown} is not a ${what} option.`);
+}

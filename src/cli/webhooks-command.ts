@@ -2,6 +2,7 @@ import type { Project } from '../domain/projects/project.js';
 import type { ProjectService } from '../domain/projects/project-service.js';
 import { newWebhook, type Webhook } from '../domain/webhooks/webhook.js';
 import type { Store } from '../storage/store.js';
+import { refuseUnknownFlags } from './flags.js';
 
 /**
  * `projects webhooks <name> [--add <url> [--live] [--types a,b] [--mode single|multiple]] [--remove <id>] [--enable <id>]
@@ -44,11 +45,7 @@ function applyWebhookFlags(
     }
     return id;
   };
-  for (const flag of Object.keys(flags)) {
-    if (!['add', 'live', 'types', 'mode', 'remove', 'enable', 'disable'].includes(flag)) {
-      throw new Error(`--${flag} is not a webhooks option.`);
-    }
-  }
+  refuseUnknownFlags(flags, ['add', 'live', 'types', 'mode', 'remove', 'enable', 'disable'], 'webhooks');
   if (flags.add !== undefined) {
     if (flags.add === true) throw new Error('--add needs the URL to post events to.');
     const types = flags.types === undefined ? null : flags.types === true ? [] : flags.types.split(',');
@@ -86,9 +83,7 @@ export async function deliveriesCommand(
   project: Project,
   flags: Record<string, string | true>,
 ): Promise<{ out: string }> {
-  for (const flag of Object.keys(flags)) {
-    if (!['live', 'webhook', 'limit'].includes(flag)) throw new Error(`--${flag} is not a deliveries option.`);
-  }
+  refuseUnknownFlags(flags, ['live', 'webhook', 'limit'], 'deliveries');
   if (flags.webhook === true) throw new Error("--webhook needs the id of one of the project's webhooks.");
   const limit = flags.limit === undefined ? 50 : Number(flags.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new Error('--limit must be a whole number 1-1000.');

@@ -55,22 +55,16 @@ export class RetentionService {
         const tenant: Tenant = { projectId: project.id, live };
         if (policy.eventsDays !== null) {
           const before = now - policy.eventsDays * DAY_MS;
-          counts.events += await drain(batch, async (n) =>
-            counted(await this.stores.events.deleteCreatedBefore(tenant, before, n), n),
-          );
+          counts.events += await drain(batch, (n) => this.stores.events.deleteCreatedBefore(tenant, before, n));
           // Webhook deliveries are kept as long as the events they carried.
-          await drain(batch, async (n) =>
-            counted(await this.stores.deliveries.deleteCreatedBefore(tenant, before, n), n),
-          );
+          await drain(batch, (n) => this.stores.deliveries.deleteCreatedBefore(tenant, before, n));
         }
         if (policy.tripsDays !== null) {
           const before = now - policy.tripsDays * DAY_MS;
           // An abandoned trip is active until read; once past both its expiry window and the policy,
           // it expires (as a read would have done long ago) and goes with the stopped ones.
           await this.stores.trips.expireStale(tenant, Math.min(now - project.tripExpiryMinutes * 60_000, before - 1));
-          counts.trips += await drain(batch, async (n) =>
-            counted(await this.stores.trips.deleteStoppedBefore(tenant, before, n), n),
-          );
+          counts.trips += await drain(batch, (n) => this.stores.trips.deleteStoppedBefore(tenant, before, n));
         }
         if (policy.usersDays !== null) {
           const before = now - policy.usersDays * DAY_MS;
@@ -95,15 +89,15 @@ interface Batch {
   full: boolean;
 }
 
-function counted(removed: number, limit: number): Batch {
-  return { removed, full: removed === limit };
-}
-
-/** Runs `batch` until one finds less than a full batch, yielding the event loop between batches. */
-async function drain(limit: number, batch: (limit: number) => Promise<Batch>): Promise<number> {
+/**
+ * Runs `batch` until one finds less than a full batch, yielding the event loop between batches. A
+ * batch answers how many rows it removed (full when that is `limit`), or a `Batch`.
+ */
+async function drain(limit: number, batch: (limit: number) => Promise<number | Batch>): Promise<number> {
   let total = 0;
   for (;;) {
-    const { removed, full } = await batch(limit);
+    const got = await batch(limit);
+    const { removed, full } = typeof got === 'number' ? { removed: got, full: got === limit } : got;
     total += removed;
     if (!full) return total;
     await nextTurn();

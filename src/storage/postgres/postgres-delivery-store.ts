@@ -2,8 +2,9 @@ import type pg from 'pg';
 import type { LocationEvent } from '../../domain/events/event.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { Delivery } from '../../domain/webhooks/webhook.js';
-import { deliveryRecord } from '../sqlite/sqlite-delivery-store.js';
+import { deliveryRecord } from '../delivery-record.js';
 import type { DeliveryOutcome, DeliveryRecord, DeliveryStore, DueDelivery } from '../store.js';
+import { deleteCreatedBefore } from './delete-oldest.js';
 import { row } from './sql-batch.js';
 
 /** The webhook outbox over PostgreSQL: the same table and semantics as `SqliteDeliveryStore`. */
@@ -64,13 +65,8 @@ export class PostgresDeliveryStore implements DeliveryStore {
     return rows.map(deliveryRecord);
   }
 
-  async deleteCreatedBefore(tenant: Tenant, before: number, limit: number): Promise<number> {
-    const res = await this.pool.query(
-      `DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries
-         WHERE project_id = $1 AND live = $2 AND created_at < $3 ORDER BY created_at LIMIT $4)`,
-      [tenant.projectId, tenant.live, before, limit],
-    );
-    return res.rowCount ?? 0;
+  deleteCreatedBefore(tenant: Tenant, before: number, limit: number): Promise<number> {
+    return deleteCreatedBefore(this.pool, 'deliveries', tenant, before, limit);
   }
 }
 

@@ -3,6 +3,7 @@ import type { LocationEvent } from '../../domain/events/event.js';
 import type { Page } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { EventListQuery, EventStore } from '../store.js';
+import { deleteCreatedBefore } from './delete-oldest.js';
 import { pagedDocs } from './paged-docs.js';
 import { row, runBatch } from './sql-batch.js';
 
@@ -31,13 +32,8 @@ export class PostgresEventStore implements EventStore {
     return rows[0]?.doc ?? null;
   }
 
-  async deleteCreatedBefore(tenant: Tenant, before: number, limit: number): Promise<number> {
-    const res = await this.pool.query(
-      `DELETE FROM events WHERE id IN (SELECT id FROM events
-         WHERE project_id = $1 AND live = $2 AND created_at < $3 ORDER BY created_at LIMIT $4)`,
-      [tenant.projectId, tenant.live, before, limit],
-    );
-    return res.rowCount ?? 0;
+  deleteCreatedBefore(tenant: Tenant, before: number, limit: number): Promise<number> {
+    return deleteCreatedBefore(this.pool, 'events', tenant, before, limit);
   }
 }
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { createdBeforeSql } from './delete-oldest.js';
 import { MEMBERSHIPS_AFTER } from './fence-members.js';
 import { openDatabase } from './open-database.js';
-import { EVENTS_CREATED_BEFORE } from './sqlite-event-store.js';
 import { STOPPED_TRIPS_BEFORE } from './sqlite-trip-store.js';
 import { identityPageSql, USER_BY_ANY_ID, USERS_UPDATED_BEFORE } from './sqlite-user-store.js';
 
@@ -67,7 +67,8 @@ describe('SQLite query plans', () => {
 
   it("the retention sweep's batches walk the tenant's time indexes from the oldest, without a sort", () => {
     const cases = [
-      [EVENTS_CREATED_BEFORE, 'events_page'],
+      [createdBeforeSql('events'), 'events_page'],
+      [createdBeforeSql('deliveries'), 'deliveries_page'],
       [USERS_UPDATED_BEFORE, 'users_page'],
       [STOPPED_TRIPS_BEFORE, 'trips_page'],
     ] as const;

@@ -1,8 +1,10 @@
 import type { LocationEvent } from '../../domain/events/event.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { Delivery } from '../../domain/webhooks/webhook.js';
-import type { DeliveryOutcome, DeliveryRecord, DeliveryStatus, DeliveryStore, DueDelivery } from '../store.js';
+import { type DeliveryRow, deliveryRecord } from '../delivery-record.js';
+import type { DeliveryOutcome, DeliveryRecord, DeliveryStore, DueDelivery } from '../store.js';
 import { NOTHING_KEPT } from './commit-changes.js';
+import { deleteCreatedBefore } from './delete-oldest.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { statement } from './paged-query.js';
 import type { WriteOp } from './write-ops.js';
@@ -72,20 +74,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
   }
 
   async deleteCreatedBefore(tenant: Tenant, before: number, limit: number): Promise<number> {
-    // Read first, as the events' sweep does: most sweeps find nothing and then take no write lock.
-    const found = statement(
-      this.db,
-      `SELECT json_group_array(id) AS ids, count(*) AS n FROM (SELECT id FROM deliveries
-         WHERE project_id = ? AND live = ? AND created_at < ? ORDER BY created_at LIMIT ?)`,
-    ).get(tenant.projectId, tenant.live ? 1 : 0, before, limit) as { ids: string; n: number };
-    if (found.n === 0) return 0;
-    return writeTransaction(
-      this.db,
-      () =>
-        statement(this.db, 'DELETE FROM deliveries WHERE id IN (SELECT value FROM json_each(?))').run(found.ids)
-          .changes,
-      NOTHING_KEPT,
-    );
+    return deleteCreatedBefore(this.db, 'deliveries', tenant, before, limit);
   }
 }
 
@@ -99,35 +88,6 @@ interface ClaimedRow {
   webhook_id: string;
   event_id: string;
   attempts: number;
-}
-
-interface DeliveryRow {
-  id: string;
-  webhook_id: string;
-  event_id: string;
-  status: DeliveryStatus;
-  attempts: number;
-  next_attempt_at: number | null;
-  last_status: number | null;
-  last_error: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-/** A log row as the domain reads it (also used by the PostgreSQL store, whose columns are the same). */
-export function deliveryRecord(r: DeliveryRow): DeliveryRecord {
-  return {
-    id: r.id,
-    webhookId: r.webhook_id,
-    eventId: r.event_id,
-    status: r.status,
-    attempts: r.attempts,
-    nextAttemptAt: r.next_attempt_at === null ? null : Number(r.next_attempt_at),
-    lastStatus: r.last_status,
-    lastError: r.last_error,
-    createdAt: Number(r.created_at),
-    updatedAt: Number(r.updated_at),
-  };
 }
 
 /** The outbox rows of a write, in its transaction: pending, due at once. */

@@ -3,8 +3,8 @@ import type { Page } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { eventDocuments } from '../event-document.js';
 import type { EventListQuery, EventStore } from '../store.js';
-import { NOTHING_KEPT } from './commit-changes.js';
-import { type SqliteDb, writeTransaction } from './open-database.js';
+import { deleteCreatedBefore } from './delete-oldest.js';
+import type { SqliteDb } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
 import type { WriteOp } from './write-ops.js';
 
@@ -37,19 +37,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async deleteCreatedBefore(tenant: Tenant, before: number, limit: number): Promise<number> {
-    // Read first: most sweeps find nothing, and then take no write lock from the writer thread.
-    const ids = statement(this.db, EVENTS_CREATED_BEFORE).get(tenant.projectId, tenant.live ? 1 : 0, before, limit) as {
-      ids: string;
-      n: number;
-    };
-    if (ids.n === 0) return 0;
-    // Events never change once written: the ids read stay right. No process keeps stored events in
-    // memory, so other processes need not drop anything.
-    return writeTransaction(
-      this.db,
-      () => statement(this.db, 'DELETE FROM events WHERE id IN (SELECT value FROM json_each(?))').run(ids.ids).changes,
-      NOTHING_KEPT,
-    );
+    return deleteCreatedBefore(this.db, 'events', tenant, before, limit);
   }
 }
 
@@ -77,10 +65,6 @@ export function eventRowOps(events: readonly LocationEvent[]): WriteOp[] {
     params: [e.id, e.projectId, e.live ? 1 : 0, e.type, e.user.id, e.user.userId, e.createdAt, docs[i]],
   }));
 }
-
-/** The oldest events before a time (the retention sweep's batch), off `events_page`: their ids as JSON. */
-export const EVENTS_CREATED_BEFORE = `SELECT json_group_array(id) AS ids, count(*) AS n FROM (SELECT id FROM events
-  WHERE project_id = ? AND live = ? AND created_at < ? ORDER BY created_at LIMIT ?)`;
 
 const EVENT_INSERT = `INSERT INTO events (id, project_id, live, type, user_pk, user_id, created_at, doc)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
