@@ -108,6 +108,26 @@ describe('WriterThread', () => {
     assert.deepEqual(keys(), ['a', 'b', 'c', 'd', 'e', 'g', 'h', 'i']);
   });
 
+  it("waits for another connection's write lock and commits as soon as it is released", async () => {
+    // Released at 260 ms, SQLite's busy handler would look again only at 353 ms (it sleeps 1, 2, 5,
+    // 10, 15, 20, 25, 25, 25, 50, 50, 100 ms in turn).
+    db.exec('BEGIN IMMEDIATE');
+    let releasedAt = 0;
+    const release = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        db.exec('COMMIT');
+        releasedAt = performance.now();
+        resolve();
+      }, 260),
+    );
+    await writer.commitOps([insert('held')], null);
+    const committedAt = performance.now();
+    await release;
+    assert.ok(releasedAt > 0 && committedAt >= releasedAt, 'the commit waited for the lock');
+    assert.ok(committedAt - releasedAt < 50, `committed ${Math.round(committedAt - releasedAt)} ms after the release`);
+    assert.ok(keys().includes('held'));
+  });
+
   it('a thread started after one stopped is sent the statements again', async () => {
     const worker = (writer as unknown as { worker: Worker }).worker;
     await new Promise((resolve) => {

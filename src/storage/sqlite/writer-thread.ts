@@ -10,12 +10,31 @@ import type { OpsCommitter, WriteOp } from './write-ops.js';
 // the event loop). A unit that throws is undone alone: the batch is redone with a savepoint per
 // unit. Checkpoints are another thread's (BackgroundCheckpoints): here they stopped every commit
 // for the 10-20 ms each took.
+//
+// The write lock is waited for here, not in SQLite's busy handler: that one sleeps 1, 2, 5, 10, 15,
+// 20, 25 ms in turn and looks again only after each sleep, so a checkpoint's restart that held the lock
+// for 20 ms kept every commit waiting 33 (WAL restarts, 2026-11-29: commits that waited 32-64 ms to
+// begin, one or two every two seconds, against holds of 19-43 ms). This thread may block, so it asks
+// again every LOCK_POLL_MS until the lock is free or LOCK_WAIT_MS have passed.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('synchronous = NORMAL');
-db.pragma('busy_timeout = 5000');
+db.pragma('busy_timeout = 0');
+const pause = new Int32Array(new SharedArrayBuffer(4));
+const begin = () => {
+  const giveUpAt = Date.now() + workerData.lockWaitMs;
+  for (;;) {
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      return;
+    } catch (err) {
+      if (!err || err.code !== 'SQLITE_BUSY' || db.inTransaction || Date.now() > giveUpAt) throw err;
+      Atomics.wait(pause, 0, 0, workerData.lockPollMs);
+    }
+  }
+};
 // SQLite's default 2 MB page cache, not the 64 MB the event loop's connection keeps: with 64 MB the
 // end of every commit spent ~10% of this thread's CPU walking the cache's hash table
 // (pcache1TruncateUnsafe, perf, 2026-11-28); pages it misses come from the OS cache (mapped file or WAL).
@@ -53,7 +72,7 @@ const changesOf = (units) => {
   return lines.join('\\n');
 };
 const inTransaction = (body, changes) => {
-  db.exec('BEGIN IMMEDIATE');
+  begin();
   try {
     body();
     logCommit(changes);
@@ -114,6 +133,11 @@ parentPort.on('message', (m) => {
  * parts of 4-24, 2026-11-25).
  */
 const POST_EVERY = 16;
+
+/** How long a commit waits for another connection's write lock before it fails, as `busy_timeout` did. */
+const LOCK_WAIT_MS = 5000;
+/** How often a waiting commit asks for the lock again. */
+const LOCK_POLL_MS = 0.25;
 
 interface Pending {
   resolve: () => void;
@@ -195,6 +219,8 @@ export class WriterThread implements OpsCommitter {
         keepMs: COMMIT_LOG_KEEP_MS,
         pruneEvery: COMMIT_LOG_PRUNE_EVERY,
         autocheckpoint: WAL_FALLBACK_CHECKPOINT_PAGES,
+        lockWaitMs: LOCK_WAIT_MS,
+        lockPollMs: LOCK_POLL_MS,
       },
     });
     worker.on('message', (reply: Reply) => this.settle(reply));
