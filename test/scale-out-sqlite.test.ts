@@ -113,6 +113,29 @@ describe('several API processes over one SQLite file', { skip }, () => {
     assert.equal(users.body.users.filter((u: { deviceId: string }) => u.deviceId === 'turns-device').length, 1);
   });
 
+  it('a userId first given through one process finds that user through the other, from another device', async () => {
+    const [a, b] = pair();
+    const at = offset(BROOKLYN, 900, 900);
+    // a has read the tenant's identities (a lookup of a device no user has then skips the database)
+    // and has seen b write users (each of its tracks then reads the commit log's news first).
+    assert.equal((await track(a, 'attach-d0', at)).status, 200);
+    assert.equal((await track(b, 'attach-d1', at)).status, 200);
+    await new Promise((r) => setTimeout(r, 500));
+    const attached = await call(b, 'POST', '/v1/track', {
+      key: keys.publishable,
+      json: trackBody('attach-d2', at, { userId: 'attach-app' }),
+    });
+    assert.equal(attached.status, 200, JSON.stringify(attached.body));
+    const third = await call(a, 'POST', '/v1/track', {
+      key: keys.publishable,
+      json: trackBody('attach-d3', at, { userId: 'attach-app' }),
+    });
+    assert.equal(third.status, 200, JSON.stringify(third.body));
+    assert.equal(third.body.user._id, attached.body.user._id, 'found by the userId the other process wrote');
+    const users = await call(a, 'GET', '/v1/users?limit=100', { key: keys.secret });
+    assert.equal(users.body.users.filter((u: { userId: string }) => u.userId === 'attach-app').length, 1);
+  });
+
   it('search users through one process finds a user where the other process just tracked it', async () => {
     const [a, b] = pair();
     const from = offset(BROOKLYN, -9000, 4000);

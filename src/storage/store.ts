@@ -330,6 +330,14 @@ export interface StoreChange {
   tenant?: Tenant;
   /** The one record that changed, when known: caches then refresh just that record. */
   id?: string;
+  /** A user's identities as that change wrote them, when the change says. */
+  identities?: UserIdentities;
+}
+
+/** The identities a user is found by on track. */
+export interface UserIdentities {
+  userId: string | null;
+  deviceId: string | null;
 }
 
 /** The tenant data store. SQLite by default; PostgreSQL + PostGIS when DATABASE_URL is set. */

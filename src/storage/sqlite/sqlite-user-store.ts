@@ -2,7 +2,15 @@ import type { Page, PageQuery } from '../../domain/pagination.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { inGeofence, type User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
-import type { TrackCandidates, TrackIdentity, TrackUnit, TrackWrite, UserLocation, UserStore } from '../store.js';
+import type {
+  TrackCandidates,
+  TrackIdentity,
+  TrackUnit,
+  TrackWrite,
+  UserIdentities,
+  UserLocation,
+  UserStore,
+} from '../store.js';
 import { changeLine, mergeChanges } from './commit-changes.js';
 import type { FenceMembers } from './fence-members.js';
 import { KnownIdentities } from './known-identities.js';
@@ -68,7 +76,7 @@ export class SqliteUserStore implements UserStore {
 
   async save(user: User): Promise<void> {
     this.#recent.clear();
-    writeTransaction(this.db, () => runOps(this.db, userRowsOps(user)), changeLine('users', user, user.id));
+    writeTransaction(this.db, () => runOps(this.db, userRowsOps(user)), changeLine('users', user, user.id, user));
     // The fences it was in are not read: a reader corrects any it left (FenceMembers).
     this.members.wrote(user.id, user.updatedAt, [], user.geofences);
     this.#addIdentities(user, user);
@@ -78,7 +86,7 @@ export class SqliteUserStore implements UserStore {
    * Another process wrote user `id` (any users when not said): forget what is remembered of it, and
    * what is remembered under its identities as stored now, since it may be the newest with them.
    */
-  forgetCached(id?: string): void {
+  forgetCached(id?: string, written?: { tenant: Tenant; identities: UserIdentities }): void {
     if (id === undefined) {
       this.#recent.clear();
       this.#known.clear();
@@ -87,14 +95,24 @@ export class SqliteUserStore implements UserStore {
     }
     this.#recent.forget(id);
     this.members.reread(id);
+    // Its identities as the change wrote them, else as stored now (a delete's line, an older writer's).
+    const now = written ?? this.#storedIdentities(id);
+    if (!now) return;
+    const { tenant, identities } = now;
+    if (identities.userId !== null) this.#recent.forgetKey(tenant, 'user_id', identities.userId);
+    if (identities.deviceId !== null) this.#recent.forgetKey(tenant, 'device_id', identities.deviceId);
+    this.#addIdentities(tenant, identities);
+  }
+
+  #storedIdentities(id: string): { tenant: Tenant; identities: UserIdentities } | null {
     const row = statement(this.db, 'SELECT project_id, live, user_id, device_id FROM users WHERE id = ?').get(id) as
       | { project_id: string; live: number; user_id: string | null; device_id: string | null }
       | undefined;
-    if (!row) return;
-    const tenant = { projectId: row.project_id, live: row.live === 1 };
-    if (row.user_id !== null) this.#recent.forgetKey(tenant, 'user_id', row.user_id);
-    if (row.device_id !== null) this.#recent.forgetKey(tenant, 'device_id', row.device_id);
-    this.#addIdentities(tenant, { userId: row.user_id, deviceId: row.device_id });
+    if (!row) return null;
+    return {
+      tenant: { projectId: row.project_id, live: row.live === 1 },
+      identities: { userId: row.user_id, deviceId: row.device_id },
+    };
   }
 
   /** Whether a track's lookup of an identity no stored user has can skip the database (tests wait for it). */
@@ -195,7 +213,7 @@ export class SqliteUserStore implements UserStore {
       // The user first: a trip started by this track names it.
       await this.tracks.commitOps(
         [...trackedUserOps(user, stored, doc), ...unit.ops, ...eventRowOps(events), ...deliveryRowOps(deliveries)],
-        mergeChanges([changeLine('users', user, user.id), ...unit.changes]),
+        mergeChanges([changeLine('users', user, user.id, user), ...unit.changes]),
       );
       committed = true;
       this.members.wrote(user.id, user.updatedAt, stored?.geofences ?? [], user.geofences);
