@@ -84,7 +84,8 @@ export class SqliteUserStore implements UserStore {
 
   /**
    * Another process wrote user `id` (any users when not said): forget what is remembered of it, and
-   * what is remembered under its identities as stored now, since it may be the newest with them.
+   * what is remembered under its identities (`written`: as that commit wrote them; else as stored
+   * now), since it may be the newest with them.
    */
   forgetCached(id?: string, written?: { tenant: Tenant; identities: UserIdentities }): void {
     if (id === undefined) {
@@ -95,7 +96,7 @@ export class SqliteUserStore implements UserStore {
     }
     this.#recent.forget(id);
     this.members.reread(id);
-    // Its identities as the change wrote them, else as stored now (a delete's line, an older writer's).
+    // A delete's line and an older writer's say no identities.
     const now = written ?? this.#storedIdentities(id);
     if (!now) return;
     const { tenant, identities } = now;
