@@ -62,13 +62,8 @@ export function newWebhook(
   input: { url: string; live: boolean; types: string[] | null; mode?: string },
   now: number,
 ): Webhook {
-  let url: URL;
-  try {
-    url = new URL(input.url);
-  } catch {
-    throw new Error(`--add must be an http or https URL, not "${input.url}".`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+  const url = URL.canParse(input.url) ? new URL(input.url) : null;
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
     throw new Error(`--add must be an http or https URL, not "${input.url}".`);
   }
   if (input.types !== null) {

@@ -5,7 +5,7 @@ import type { Tenant } from '../../domain/tenant.js';
 import type { EventListQuery, EventStore } from '../store.js';
 import { deleteCreatedBefore } from './delete-oldest.js';
 import { pagedDocs } from './paged-docs.js';
-import { row, runBatch } from './sql-batch.js';
+import { row } from './sql-batch.js';
 
 export class PostgresEventStore implements EventStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -44,9 +44,4 @@ export function insertEventsSql(events: readonly LocationEvent[]): string[] {
   return [
     `INSERT INTO events (id, project_id, live, type, user_pk, user_id, created_at, doc) VALUES ${rows.join(', ')}`,
   ];
-}
-
-/** Inserts events in one statement; run inside a transaction. */
-export async function insertEventRows(c: pg.PoolClient, events: readonly LocationEvent[]): Promise<void> {
-  if (events.length > 0) await runBatch(c, insertEventsSql(events));
 }

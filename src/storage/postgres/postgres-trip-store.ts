@@ -6,7 +6,7 @@ import type { TrackUnit, TripListQuery, TripStore, TripWrite } from '../store.js
 import { inTransaction } from './open-pool.js';
 import { pagedDocs } from './paged-docs.js';
 import { insertDeliveriesSql } from './postgres-delivery-store.js';
-import { insertEventRows } from './postgres-event-store.js';
+import { insertEventsSql } from './postgres-event-store.js';
 import { Semaphore } from './semaphore.js';
 import { runBatch } from './sql-batch.js';
 import { lockForTransaction, lockInTrack, type PrefetchedTrips, trackTransaction } from './track-transaction.js';
@@ -118,9 +118,9 @@ export class PostgresTripStore implements TripStore {
           loc.coordinates[1],
         ]);
       }
-      if (write.events) await insertEventRows(c, write.events);
-      const outbox = insertDeliveriesSql(write.deliveries);
-      if (outbox.length > 0) await runBatch(c, outbox);
+      // The events and the deliveries they owe, in one round trip.
+      const stored = [...insertEventsSql(write.events ?? []), ...insertDeliveriesSql(write.deliveries)];
+      if (stored.length > 0) await runBatch(c, stored);
     };
     if (track) await writeAll(track.client);
     else await inTransaction(this.pool, writeAll);

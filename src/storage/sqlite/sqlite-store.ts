@@ -136,11 +136,7 @@ export class SqliteStore implements Store {
     if (change.kind === 'users' || change.kind === 'trips') this.sharedUntil = Date.now() + SHARED_FOR_MS;
     if (change.kind === 'unknown') this.trips.changedElsewhere();
     if (change.kind === 'trips') this.trips.changedElsewhere(change.tenant, change.id);
-    if (change.kind === 'unknown' || change.kind === 'users')
-      this.users.forgetCached(
-        change.id,
-        change.tenant && change.identities ? { tenant: change.tenant, identities: change.identities } : undefined,
-      );
+    if (change.kind === 'unknown' || change.kind === 'users') this.users.forgetCached(change);
     if (change.kind === 'trips') return;
     for (const l of this.listeners) l(change);
   }

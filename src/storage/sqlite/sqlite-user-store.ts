@@ -3,6 +3,7 @@ import type { Tenant } from '../../domain/tenant.js';
 import { inGeofence, type User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
 import type {
+  StoreChange,
   TrackCandidates,
   TrackIdentity,
   TrackUnit,
@@ -83,11 +84,12 @@ export class SqliteUserStore implements UserStore {
   }
 
   /**
-   * Another process wrote user `id` (any users when not said): forget what is remembered of it, and
-   * what is remembered under its identities (`written`: as that commit wrote them; else as stored
-   * now), since it may be the newest with them.
+   * Another process wrote user `change.id` (any users when not said): forget what is remembered of
+   * it, and what is remembered under its identities (as that commit wrote them; else as stored now),
+   * since it may be the newest with them.
    */
-  forgetCached(id?: string, written?: { tenant: Tenant; identities: UserIdentities }): void {
+  forgetCached(change: Pick<StoreChange, 'id' | 'tenant' | 'identities'>): void {
+    const { id } = change;
     if (id === undefined) {
       this.#recent.clear();
       this.#known.clear();
@@ -97,7 +99,10 @@ export class SqliteUserStore implements UserStore {
     this.#recent.forget(id);
     this.members.reread(id);
     // A delete's line and an older writer's say no identities.
-    const now = written ?? this.#storedIdentities(id);
+    const now =
+      change.tenant && change.identities
+        ? { tenant: change.tenant, identities: change.identities }
+        : this.#storedIdentities(id);
     if (!now) return;
     const { tenant, identities } = now;
     if (identities.userId !== null) this.#recent.forgetKey(tenant, 'user_id', identities.userId);
