@@ -4,6 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { type CommitChanges, changesNow, type LaterChanges } from './commit-changes.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
+import type { OwnCommits } from './own-commits.js';
 import { statement } from './paged-query.js';
 
 export type SqliteDb = Database.Database;
@@ -82,13 +83,29 @@ let commitsSincePrune = 0;
  * a function is asked after `fn` has run, for writes that learn what they change as they write).
  */
 export function writeTransaction<T>(db: SqliteDb, fn: () => T, changes: LaterChanges = null): T {
-  return db
-    .transaction(() => {
-      const out = fn();
-      logCommit(db, changesNow(changes));
-      return out;
-    })
-    .immediate();
+  const own = ownCommits.get(db);
+  let claimed: number | null = null;
+  try {
+    return db
+      .transaction(() => {
+        const out = fn();
+        logCommit(db, changesNow(changes));
+        // Every transaction logs a row, so its COMMIT moves the change counter (see OwnCommits).
+        claimed = own?.claim() ?? null;
+        return out;
+      })
+      .immediate();
+  } catch (err) {
+    if (claimed !== null) own!.unclaim(claimed);
+    throw err;
+  }
+}
+
+const ownCommits = new WeakMap<SqliteDb, OwnCommits>();
+
+/** Has `writeTransaction` on `db` mark its commits in `own`. */
+export function markOwnCommits(db: SqliteDb, own: OwnCommits): void {
+  ownCommits.set(db, own);
 }
 
 function logCommit(db: SqliteDb, changes: CommitChanges): void {

@@ -5,7 +5,8 @@ import { BackgroundCheckpoints, WAL_FALLBACK_CHECKPOINT_PAGES } from './backgrou
 import { type CommitChanges, readChanges } from './commit-changes.js';
 import { FenceMembers } from './fence-members.js';
 import { GroupCommit } from './group-commit.js';
-import { openDatabase, type SqliteDb, writerOf } from './open-database.js';
+import { markOwnCommits, openDatabase, type SqliteDb, writerOf } from './open-database.js';
+import { OWN_COMMIT_SLOTS, OwnCommits } from './own-commits.js';
 import { statement } from './paged-query.js';
 import { SqliteBeaconStore } from './sqlite-beacon-store.js';
 import { SqliteDeliveryStore } from './sqlite-delivery-store.js';
@@ -19,10 +20,11 @@ import { WalIndexWatch } from './wal-index-watch.js';
 import type { OpsCommitter } from './write-ops.js';
 import { WriterThread } from './writer-thread.js';
 
-/** How often to look for writes by other processes (API processes, the CLI) through `PRAGMA data_version`. */
+/**
+ * How often to look for writes by other processes (API processes, the CLI) while no request asks: a
+ * fence written elsewhere reaches this process's index within this long.
+ */
 const CHANGE_POLL_MS = 200;
-/** How long after another process's last user or trip write tracks still check for news first. */
-const SHARED_FOR_MS = 60_000;
 
 export class SqliteStore implements Store {
   readonly engine = 'sqlite' as const;
@@ -39,14 +41,16 @@ export class SqliteStore implements Store {
   private timer: NodeJS.Timeout | undefined;
   private dataVersion = 0;
   private dataVersionQuery: Statement | undefined;
-  /**
-   * Until when (ms) other API processes are taken to write users and trips: one was seen doing so
-   * within the last minute. Meanwhile every track reads the commit log's news first; alone, a
-   * process leaves that to the 200 ms poll (reading data_version cost a track about 15 µs).
-   */
-  private sharedUntil = 0;
   /** Whether anything was committed since the last poll, at a fraction of data_version's cost. */
   private readonly walIndex: WalIndexWatch;
+  /**
+   * This process's commits among the WAL index's change counter values (null: no WAL index to read,
+   * an in-memory database): a request's look for other processes' news reads the counter, and the
+   * commit log only when some value since the last look is not one of these.
+   */
+  private readonly own: OwnCommits | null;
+  /** The change counter as the last look at the commit log (or past own commits) left it. */
+  private seenCounter: number | null = null;
   /** The last commit_log row this process has looked at. */
   private seenSeq = 0;
 
@@ -66,15 +70,16 @@ export class SqliteStore implements Store {
     readonly db: SqliteDb,
     private readonly writer?: WriterThread,
     private readonly checkpoints?: BackgroundCheckpoints,
+    own: OwnCommits | null = OwnCommits.open(db.name),
   ) {
-    this.walIndex = new WalIndexWatch(db.name);
+    this.own = own;
+    this.walIndex = own?.header ?? new WalIndexWatch(db.name);
+    if (own) markOwnCommits(db, own);
     this.commits = new GroupCommit(db);
     this.writes = writer ?? this.commits;
     this.projects = new SqliteProjectStore(db);
     // Their caches answer tracks: other API processes' commits must reach them first.
-    const sync = () => {
-      if (this.timer && Date.now() < this.sharedUntil) this.poll();
-    };
+    const sync = () => this.syncExternalChanges();
     const members = new FenceMembers(db);
     this.users = new SqliteUserStore(db, this.writes, members, sync);
     this.geofences = new SqliteGeofenceStore(db, this.commits, members);
@@ -98,7 +103,13 @@ export class SqliteStore implements Store {
     const db = openDatabase(file);
     if (!opts.writerThread) return new SqliteStore(db);
     db.pragma(`wal_autocheckpoint = ${WAL_FALLBACK_CHECKPOINT_PAGES}`);
-    return new SqliteStore(db, new WriterThread(file, writerOf(db)), new BackgroundCheckpoints(file));
+    const own = OwnCommits.open(file);
+    return new SqliteStore(
+      db,
+      new WriterThread(file, writerOf(db), own ?? undefined),
+      new BackgroundCheckpoints(file),
+      own,
+    );
   }
 
   async ping(): Promise<void> {
@@ -116,11 +127,35 @@ export class SqliteStore implements Store {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Before every track and cached read: another process's commits since the last look reach the caches
+   * first. Where only this process committed since, a read of the change counter is all it costs.
+   */
   syncExternalChanges(): void {
-    if (this.timer) this.poll();
+    if (!this.timer) return;
+    if (this.own && this.seenCounter !== null) {
+      const counter = this.walIndex.changeCounter();
+      if (counter === this.seenCounter) return;
+      if (counter !== null && this.own.covers(this.seenCounter, counter)) {
+        this.seenCounter = counter;
+        return;
+      }
+    }
+    this.poll();
   }
 
   private poll(): void {
+    // Read before the commit log: what is committed after this look is found by the next.
+    const counter = this.own ? this.walIndex.changeCounter() : null;
+    this.readNews();
+    // A jump past what the marks remember (a WAL index rebuilt, a long burst elsewhere): old marks
+    // could match values the counter reaches again.
+    if (counter !== null && this.seenCounter !== null && (counter - this.seenCounter) >>> 0 > OWN_COMMIT_SLOTS)
+      this.own!.clear();
+    this.seenCounter = counter;
+  }
+
+  private readNews(): void {
     if (!this.walIndex.moved()) return;
     const v = this.readDataVersion();
     if (v === this.dataVersion) return;
@@ -133,7 +168,6 @@ export class SqliteStore implements Store {
 
   /** One record another process changed: this store's caches first, then the listeners' (indexes). */
   private deliver(change: StoreChange): void {
-    if (change.kind === 'users' || change.kind === 'trips') this.sharedUntil = Date.now() + SHARED_FOR_MS;
     if (change.kind === 'unknown') this.trips.changedElsewhere();
     if (change.kind === 'trips') this.trips.changedElsewhere(change.tenant, change.id);
     if (change.kind === 'unknown' || change.kind === 'users') this.users.forgetCached(change);

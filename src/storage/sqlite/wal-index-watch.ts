@@ -1,7 +1,11 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { endianness } from 'node:os';
 
 /** The first copy of the WAL-index header (`WalIndexHdr`): its change counter, frame count and salts. */
 const HEADER_BYTES = 48;
+/** Where in the header its change counter (`iChange`, a u32 in the machine's byte order) sits. */
+export const CHANGE_COUNTER_OFFSET = 8;
+const LITTLE_ENDIAN = endianness() === 'LE';
 
 /**
  * Tells, for about a microsecond, whether any connection may have committed to the database since the
@@ -17,17 +21,18 @@ export class WalIndexWatch {
   private fd: number | null | undefined;
   private readonly seen = Buffer.alloc(HEADER_BYTES);
   private readonly read = Buffer.alloc(HEADER_BYTES);
+  private readonly counter = Buffer.alloc(4);
   private primed = false;
 
   constructor(private readonly databaseFile: string) {}
 
   /** False only when the header is as at the last look that answered true: nothing committed since. */
   moved(): boolean {
-    if (this.fd === undefined) this.fd = openShm(this.databaseFile);
-    if (this.fd === null) return true;
+    const fd = this.open();
+    if (fd === null) return true;
     let n = 0;
     try {
-      n = readSync(this.fd, this.read, 0, HEADER_BYTES, 0);
+      n = readSync(fd, this.read, 0, HEADER_BYTES, 0);
     } catch {
       return true;
     }
@@ -36,6 +41,27 @@ export class WalIndexWatch {
     this.read.copy(this.seen);
     this.primed = true;
     return true;
+  }
+
+  /**
+   * The header's change counter (SQLite's `iChange`): one more with each commit of any connection of
+   * any process, and left as it is by reads, rollbacks, checkpoints and the WAL's restarts after them.
+   * Null where the file cannot be read.
+   */
+  changeCounter(): number | null {
+    const fd = this.open();
+    if (fd === null) return null;
+    try {
+      if (readSync(fd, this.counter, 0, 4, CHANGE_COUNTER_OFFSET) < 4) return null;
+    } catch {
+      return null;
+    }
+    return LITTLE_ENDIAN ? this.counter.readUInt32LE(0) : this.counter.readUInt32BE(0);
+  }
+
+  private open(): number | null {
+    if (this.fd === undefined) this.fd = openShm(this.databaseFile);
+    return this.fd;
   }
 
   close(): void {

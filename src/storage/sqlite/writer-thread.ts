@@ -3,6 +3,8 @@ import { Worker } from 'node:worker_threads';
 import { WAL_FALLBACK_CHECKPOINT_PAGES } from './background-checkpoints.js';
 import type { CommitChanges } from './commit-changes.js';
 import { COMMIT_LOG_INSERT, COMMIT_LOG_KEEP_MS, COMMIT_LOG_PRUNE, COMMIT_LOG_PRUNE_EVERY } from './open-database.js';
+import type { OwnCommits } from './own-commits.js';
+import { CHANGE_COUNTER_OFFSET } from './wal-index-watch.js';
 import type { OpsCommitter, WriteOp } from './write-ops.js';
 
 // Plain CommonJS, so the worker needs no TypeScript loader. Units that arrive while a transaction
@@ -71,13 +73,41 @@ const changesOf = (units) => {
   }
   return lines.join('\\n');
 };
+// OwnCommits.claim and unclaim (own-commits.ts), on the slots the event loop shares with this thread:
+// the change counter's value each COMMIT makes is marked as this process's, before it is made.
+const fs = require('node:fs');
+const slots = workerData.ownCommits ? new Int32Array(workerData.ownCommits) : null;
+const MASK = slots ? slots.length - 1 : 0;
+const counterBytes = Buffer.alloc(4);
+const littleEndian = require('node:os').endianness() === 'LE';
+let shm;
+const claim = () => {
+  if (slots === null) return null;
+  if (shm === undefined) {
+    try { shm = fs.openSync(workerData.file + '-shm', 'r'); } catch { shm = null; }
+  }
+  if (shm === null) return null;
+  try {
+    if (fs.readSync(shm, counterBytes, 0, 4, workerData.counterOffset) < 4) return null;
+  } catch { return null; }
+  const value = ((littleEndian ? counterBytes.readUInt32LE(0) : counterBytes.readUInt32BE(0)) + 1) >>> 0;
+  Atomics.store(slots, value & MASK, value | 0);
+  return value;
+};
+const unclaim = (value) => {
+  if (value !== null) Atomics.compareExchange(slots, value & MASK, value | 0, (value & MASK) + 1);
+};
 const inTransaction = (body, changes) => {
   begin();
+  let claimed = null;
   try {
     body();
     logCommit(changes);
+    claimed = claim();
     db.exec('COMMIT');
   } catch (err) {
+    // Still holding the write lock: no other commit can take the value before it is unmarked.
+    unclaim(claimed);
     if (db.inTransaction) db.exec('ROLLBACK');
     throw err;
   }
@@ -170,6 +200,8 @@ export class WriterThread implements OpsCommitter {
   constructor(
     private readonly file: string,
     private readonly writer: string,
+    /** Where its commits are marked as this process's; none: they read as another's. */
+    private readonly own?: OwnCommits,
   ) {
     this.worker = this.start();
   }
@@ -221,6 +253,8 @@ export class WriterThread implements OpsCommitter {
         autocheckpoint: WAL_FALLBACK_CHECKPOINT_PAGES,
         lockWaitMs: LOCK_WAIT_MS,
         lockPollMs: LOCK_POLL_MS,
+        ownCommits: this.own?.buffer,
+        counterOffset: CHANGE_COUNTER_OFFSET,
       },
     });
     worker.on('message', (reply: Reply) => this.settle(reply));
@@ -279,6 +313,8 @@ export class WriterThread implements OpsCommitter {
     if (worker !== this.worker) return;
     for (const p of this.pending.values()) p.reject(new Error('the SQLite writer thread stopped'));
     this.pending.clear();
+    // It may have died between marking a commit and making it.
+    this.own?.clear();
     if (!this.closing) this.worker = this.start();
   }
 }
