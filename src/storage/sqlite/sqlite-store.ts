@@ -133,21 +133,40 @@ export class SqliteStore implements Store {
    */
   syncExternalChanges(): void {
     if (!this.timer) return;
-    if (this.own && this.seenCounter !== null) {
-      const counter = this.walIndex.changeCounter();
-      if (counter === this.seenCounter) return;
-      if (counter !== null && this.own.covers(this.seenCounter, counter)) {
-        this.seenCounter = counter;
-        return;
-      }
+    const counter = this.own && this.seenCounter !== null ? this.walIndex.changeCounter() : null;
+    if (counter === null || this.seenCounter === null || !this.own) {
+      this.poll();
+      return;
     }
-    this.poll();
+    if (counter === this.seenCounter) return;
+    if (this.own.covers(this.seenCounter, counter)) {
+      this.seenCounter = counter;
+      return;
+    }
+    // Another process committed: straight to the log, data_version has nothing to add.
+    this.readLog();
+    this.sawCounter(counter);
   }
 
+  /**
+   * The timer's look, and the first one. It reads the log whenever any other connection committed,
+   * this process's writer thread included, so that the last row seen keeps up with the log while this
+   * process alone writes: found pruned past it, a later look would have to drop every cache.
+   */
   private poll(): void {
     // Read before the commit log: what is committed after this look is found by the next.
     const counter = this.own ? this.walIndex.changeCounter() : null;
-    this.readNews();
+    if (this.walIndex.moved()) {
+      const v = this.readDataVersion();
+      if (v !== this.dataVersion) {
+        this.dataVersion = v;
+        this.readLog();
+      }
+    }
+    this.sawCounter(counter);
+  }
+
+  private sawCounter(counter: number | null): void {
     // A jump past what the marks remember (a WAL index rebuilt, a long burst elsewhere): old marks
     // could match values the counter reaches again.
     if (counter !== null && this.seenCounter !== null && (counter - this.seenCounter) >>> 0 > OWN_COMMIT_SLOTS)
@@ -155,12 +174,8 @@ export class SqliteStore implements Store {
     this.seenCounter = counter;
   }
 
-  private readNews(): void {
-    if (!this.walIndex.moved()) return;
-    const v = this.readDataVersion();
-    if (v === this.dataVersion) return;
-    this.dataVersion = v;
-    // data_version also moves for this process's own writer thread: only a foreign commit counts.
+  /** Delivers what other processes committed since the last row seen (this process's own are skipped). */
+  private readLog(): void {
     const log = this.commitLogSince(this.seenSeq);
     this.seenSeq = Math.max(this.seenSeq, log.last);
     for (const change of log.changes) this.deliver(change);
