@@ -365,5 +365,10 @@ export interface Store {
    * arrive by themselves; there it does nothing.
    */
   syncExternalChanges(): void;
+  /**
+   * An HTTP request has arrived: the next `syncExternalChanges` must look again, so that the request
+   * sees every commit acknowledged before it was sent (SQLite looks at most once between requests).
+   */
+  requestArrived(): void;
   close(): Promise<void>;
 }

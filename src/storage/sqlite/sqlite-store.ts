@@ -51,6 +51,11 @@ export class SqliteStore implements Store {
   private readonly own: OwnCommits | null;
   /** The change counter as the last look at the commit log (or past own commits) left it. */
   private seenCounter: number | null = null;
+  /** Whether a look for other processes' commits has been made since the last request and turn began. */
+  private lookedSinceRequest = false;
+  private readonly nextTurn = () => {
+    this.lookedSinceRequest = false;
+  };
   /** The last commit_log row this process has looked at. */
   private seenSeq = 0;
 
@@ -129,10 +134,15 @@ export class SqliteStore implements Store {
 
   /**
    * Before every track and cached read: another process's commits since the last look reach the caches
-   * first. Where only this process committed since, a read of the change counter is all it costs.
+   * first. Where only this process committed since, a read of the change counter is all it costs, and
+   * it is read again only once a request has arrived or the event loop has turned since: a request
+   * then sees every commit acknowledged before it was sent. (Read on every call, the counter's `pread`
+   * took 6.5% of a track row's event loop: a track asks three to five times, 2026-11-29 profile.)
    */
   syncExternalChanges(): void {
-    if (!this.timer) return;
+    if (!this.timer || this.lookedSinceRequest) return;
+    this.lookedSinceRequest = true;
+    setImmediate(this.nextTurn);
     const counter = this.own && this.seenCounter !== null ? this.walIndex.changeCounter() : null;
     if (counter === null || this.seenCounter === null || !this.own) {
       this.poll();
@@ -146,6 +156,10 @@ export class SqliteStore implements Store {
     // Another process committed: straight to the log, data_version has nothing to add.
     this.readLog();
     this.sawCounter(counter);
+  }
+
+  requestArrived(): void {
+    this.lookedSinceRequest = false;
   }
 
   /**

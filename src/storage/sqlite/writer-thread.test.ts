@@ -6,7 +6,8 @@ import { after, describe, it } from 'node:test';
 import type { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { makeCircleGeofence, makeUser } from '../../../test/helpers/fixtures.js';
-import { openDatabase, writerOf } from './open-database.js';
+import { changeLine } from './commit-changes.js';
+import { openDatabase, writerOf, writeTransaction } from './open-database.js';
 import { SqliteStore } from './sqlite-store.js';
 import { WriterThread } from './writer-thread.js';
 
@@ -163,6 +164,33 @@ describe('SqliteStore external changes with a writer thread', () => {
       assert.deepEqual(changes, [`geofences ${tenant.projectId} g-foreign`], 'what changed, from the commit log');
     } finally {
       unfollow();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('looks again once a request has arrived, and once the event loop has turned; not in between', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'writer-thread-'));
+    const store = SqliteStore.open(dir, { writerThread: true });
+    const other = openDatabase(join(dir, 'whereabouts.db'));
+    const changes: string[] = [];
+    const unfollow = store.onExternalChange((c) => changes.push(`${c.kind} ${c.id}`));
+    const foreignCommit = (id: string) => writeTransaction(other, () => {}, changeLine('geofences', tenant, id));
+    try {
+      store.syncExternalChanges();
+      foreignCommit('g-1');
+      store.syncExternalChanges();
+      assert.deepEqual(changes, [], 'one look between requests within a turn');
+      store.requestArrived();
+      store.syncExternalChanges();
+      assert.deepEqual(changes, ['geofences g-1'], 'a request arrived since');
+      foreignCommit('g-2');
+      await new Promise((r) => setImmediate(r));
+      store.syncExternalChanges();
+      assert.deepEqual(changes, ['geofences g-1', 'geofences g-2'], 'the event loop turned since');
+    } finally {
+      unfollow();
+      other.close();
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     }
