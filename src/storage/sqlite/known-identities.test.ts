@@ -115,6 +115,8 @@ describe('KnownIdentities: a track skips the read only for an identity no stored
         } finally {
           await other.close();
         }
+        // The next request looks again (within one turn of the event loop, calls alone would not).
+        store.requestArrived();
         store.syncExternalChanges();
         assert.equal(store.users.knowsEveryIdentity(tenant), false, 'dropped, to be read anew');
         assert.equal(await byDevice(store, 'd2'), 'b');
