@@ -36,9 +36,8 @@ interface TenantIdentities {
  * the change poll, which runs before each lookup) adds its identities, whether the reading is done or
  * not, so an identity missing from a complete set has no user. A change not said (another process's
  * bulk write, a pruned commit log) drops every set (`clear`): they are read anew. Another process's
- * write reaches the set when the poll delivers it, which is before every lookup while other processes
- * write users and within the poll's interval after a quiet minute: the same window in which
- * `RecentUsers` may answer with an older user.
+ * write reaches the set when the look for news delivers it, which is before every lookup of a request
+ * that arrived after that write's commit (SqliteStore.syncExternalChanges).
  */
 export class KnownIdentities {
   readonly #tenants = new Map<string, TenantIdentities>();
