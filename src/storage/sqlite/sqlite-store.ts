@@ -53,7 +53,10 @@ export class SqliteStore implements Store {
   private seenCounter: number | null = null;
   /** Whether a look for other processes' commits has been made since the last request and turn began. */
   private lookedSinceRequest = false;
-  private readonly nextTurn = () => {
+  /** Whether the reset at the end of this turn is queued already (one for all the turn's requests). */
+  private turnEndQueued = false;
+  private readonly turnEnded = () => {
+    this.turnEndQueued = false;
     this.lookedSinceRequest = false;
   };
   /** The last commit_log row this process has looked at. */
@@ -142,7 +145,10 @@ export class SqliteStore implements Store {
   syncExternalChanges(): void {
     if (!this.timer || this.lookedSinceRequest) return;
     this.lookedSinceRequest = true;
-    setImmediate(this.nextTurn);
+    if (!this.turnEndQueued) {
+      this.turnEndQueued = true;
+      setImmediate(this.turnEnded);
+    }
     const counter = this.own && this.seenCounter !== null ? this.walIndex.changeCounter() : null;
     if (counter === null || this.seenCounter === null || !this.own) {
       this.poll();
