@@ -149,19 +149,15 @@ export class SqliteStore implements Store {
       this.turnEndQueued = true;
       setImmediate(this.turnEnded);
     }
-    const counter = this.own && this.seenCounter !== null ? this.walIndex.changeCounter() : null;
-    if (counter === null || this.seenCounter === null || !this.own) {
-      this.poll();
-      return;
+    const { own, seenCounter } = this;
+    const counter = own && seenCounter !== null ? this.walIndex.changeCounter() : null;
+    if (!own || seenCounter === null || counter === null) this.poll();
+    else if (own.covers(seenCounter, counter)) this.seenCounter = counter;
+    else {
+      // Another process committed: straight to the log, data_version has nothing to add.
+      this.readLog();
+      this.sawCounter(counter);
     }
-    if (counter === this.seenCounter) return;
-    if (this.own.covers(this.seenCounter, counter)) {
-      this.seenCounter = counter;
-      return;
-    }
-    // Another process committed: straight to the log, data_version has nothing to add.
-    this.readLog();
-    this.sawCounter(counter);
   }
 
   requestArrived(): void {
