@@ -11,9 +11,10 @@ import { engineEnv } from './helpers/engine.js';
  * The track's generic plans are kept per connection until the tables' statistics change, and
  * without autovacuum they never do: a plan made while the users table was empty must still find a
  * candidate with one index probe once the tenant has thousands of users (migration 4's indexes),
- * not walk the tenant's users in updated_at order and filter them.
+ * not walk the tenant's users in updated_at order and filter them. The indexes a track adds to are
+ * ascending (migration 9), and newest-first pages must still read them in order, not sort.
  */
-describe('PostgreSQL track plans', { skip: process.env.TEST_STORE !== 'postgres' }, () => {
+describe('PostgreSQL track and page plans', { skip: process.env.TEST_STORE !== 'postgres' }, () => {
   let store: PostgresStore;
   let client: pg.Client;
   let cleanup: () => Promise<void>;
@@ -53,5 +54,49 @@ describe('PostgreSQL track plans', { skip: process.env.TEST_STORE !== 'postgres'
     assert.doesNotMatch(plan, /Rows Removed by Filter: \d{2,}/, plan);
     assert.match(plan, /users_device_id_newest/, plan);
     assert.match(plan, /users_user_id_newest/, plan);
+  });
+
+  it('the indexes a track adds to are ascending, and newest-first pages read them backwards, unsorted', async () => {
+    // Migration 9: a descending index takes every new row at the left end of its range.
+    const written = [
+      'events_page',
+      'events_type_page',
+      'events_user_pk_page',
+      'events_user_id_page',
+      'users_page',
+      'users_user_id_newest',
+      'users_device_id_newest',
+      'user_geofences_page',
+      'deliveries_page',
+    ];
+    const { rows: defs } = await client.query<{ indexdef: string }>(
+      'SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ANY($1)',
+      [written],
+    );
+    assert.equal(defs.length, written.length);
+    for (const { indexdef } of defs) assert.doesNotMatch(indexdef, /DESC/, indexdef);
+
+    await client.query(
+      `INSERT INTO events (id, project_id, live, type, user_pk, user_id, created_at, doc)
+       SELECT 'ev-' || i, $1, $2, 'user.entered_geofence', 'id-' || (i % 50), NULL, i, '{}'
+       FROM generate_series(1, 5000) i`,
+      [tenant.projectId, tenant.live],
+    );
+    await client.query('ANALYZE events; ANALYZE users');
+    const plans = {
+      events_page:
+        'SELECT doc FROM events WHERE project_id = $1 AND live = $2 ORDER BY created_at DESC, id DESC LIMIT 11',
+      users_page:
+        'SELECT doc FROM users WHERE project_id = $1 AND live = $2 ORDER BY updated_at DESC, id DESC LIMIT 11',
+    };
+    for (const [index, sql] of Object.entries(plans)) {
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) ${sql}`, [
+        tenant.projectId,
+        tenant.live,
+      ]);
+      const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+      assert.match(plan, new RegExp(`Index Scan Backward using ${index}`), plan);
+      assert.doesNotMatch(plan, /Sort/, plan);
+    }
   });
 });

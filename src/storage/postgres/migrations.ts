@@ -141,4 +141,34 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
       CREATE INDEX deliveries_page ON deliveries(project_id, live, created_at DESC, id DESC);
     `,
   },
+  {
+    version: 9,
+    name: 'ascending-write-indexes',
+    // The indexes every track (and every delivery) adds to, in ascending order; the newest-first reads
+    // scan them backwards. A descending index takes each new row at the left end of its tenant's (or
+    // fence's, device's) range: every insert descends the tree, and a full leaf splits in half, so
+    // the index grows twice as fast, half empty, and each split writes a page more to the WAL. At the
+    // right end PostgreSQL inserts into the cached rightmost leaf without a descent, and splits a leaf
+    // that new keys fill from the left where the new key goes, leaving the old page full.
+    sql: `
+      DROP INDEX events_page;
+      CREATE INDEX events_page ON events(project_id, live, created_at, id);
+      DROP INDEX events_type_page;
+      CREATE INDEX events_type_page ON events(project_id, live, type, created_at, id);
+      DROP INDEX events_user_pk_page;
+      CREATE INDEX events_user_pk_page ON events(project_id, live, user_pk, created_at, id);
+      DROP INDEX events_user_id_page;
+      CREATE INDEX events_user_id_page ON events(project_id, live, user_id, created_at, id) WHERE user_id IS NOT NULL;
+      DROP INDEX users_page;
+      CREATE INDEX users_page ON users(project_id, live, updated_at, id);
+      DROP INDEX users_user_id_newest;
+      CREATE INDEX users_user_id_newest ON users(project_id, live, user_id, updated_at) WHERE user_id IS NOT NULL;
+      DROP INDEX users_device_id_newest;
+      CREATE INDEX users_device_id_newest ON users(project_id, live, device_id, updated_at) WHERE device_id IS NOT NULL;
+      DROP INDEX user_geofences_page;
+      CREATE INDEX user_geofences_page ON user_geofences(project_id, live, geofence_id, updated_at, user_pk);
+      DROP INDEX deliveries_page;
+      CREATE INDEX deliveries_page ON deliveries(project_id, live, created_at, id);
+    `,
+  },
 ];
