@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { Tenant } from '../src/domain/tenant.js';
+import { firstPageSql } from '../src/storage/postgres/paged-docs.js';
+import { eventListQuery } from '../src/storage/postgres/postgres-event-store.js';
 import { PostgresStore } from '../src/storage/postgres/postgres-store.js';
 import { ensurePrepared, execute } from '../src/storage/postgres/prepared-statements.js';
 import { lit } from '../src/storage/postgres/sql-batch.js';
@@ -13,6 +15,7 @@ import { engineEnv } from './helpers/engine.js';
  * candidate with one index probe once the tenant has thousands of users (migration 4's indexes),
  * not walk the tenant's users in updated_at order and filter them. The indexes a track adds to are
  * ascending (migration 9), and newest-first pages must still read them in order, not sort.
+ * The second and third cases run after the first and third after the second: each adds rows.
  */
 describe('PostgreSQL track and page plans', { skip: process.env.TEST_STORE !== 'postgres' }, () => {
   let store: PostgresStore;
@@ -98,5 +101,21 @@ describe('PostgreSQL track and page plans', { skip: process.env.TEST_STORE !== '
       assert.match(plan, new RegExp(`Index Scan Backward using ${index}`), plan);
       assert.doesNotMatch(plan, /Sort/, plan);
     }
+  });
+
+  it("a page of one event type reads that type's index backwards, however rare the type", async () => {
+    // 5,000 entries and 20 exits, with statistics: a list of types (`= ANY`) got every exit sorted.
+    await client.query(
+      `INSERT INTO events (id, project_id, live, type, user_pk, user_id, created_at, doc)
+       SELECT 'exit-' || i, $1, $2, 'user.exited_geofence', 'id-1', NULL, 10 * i, '{}'
+       FROM generate_series(1, 20) i`,
+      [tenant.projectId, tenant.live],
+    );
+    await client.query('ANALYZE events');
+    const { text, values } = firstPageSql(eventListQuery(tenant, { types: ['user.exited_geofence'], limit: 5 }));
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) ${text}`, values);
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+    assert.match(plan, /Index Scan Backward using events_type_page/, plan);
+    assert.doesNotMatch(plan, /Sort/, plan);
   });
 });

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { cutPage, type Page, type PageQuery } from '../../domain/pagination.js';
 
-interface PagedQuery {
+export interface PagedQuery {
   /** `FROM ... WHERE ...` using $1..$n for `params`. */
   from: string;
   params: unknown[];
@@ -12,16 +12,7 @@ interface PagedQuery {
 
 /** A newest-first page of `doc` rows with time cursors, exact across runs of equal times (see cutPage). */
 export async function pagedDocs<T>(db: pg.Pool | pg.PoolClient, q: PagedQuery): Promise<Page<T>> {
-  const params = [...q.params];
-  const arg = (v: unknown) => {
-    params.push(v);
-    return `$${params.length}`;
-  };
-  let where = '';
-  if (q.page.before !== undefined) where += ` AND ${q.timeColumn} < ${arg(q.page.before)}`;
-  if (q.page.after !== undefined) where += ` AND ${q.timeColumn} > ${arg(q.page.after)}`;
-  const select = `SELECT doc, ${q.timeColumn} AS t ${q.from}${where}`;
-  const order = ` ORDER BY ${q.timeColumn} DESC, ${q.idColumn} DESC`;
+  const { select, order, params, arg } = pageParts(q);
   let rows = (await db.query<{ doc: T; t: number }>(`${select}${order} LIMIT ${arg(q.page.limit + 1)}`, params)).rows;
   const last = rows[q.page.limit];
   if (last && rows[0]!.t === last.t) {
@@ -37,4 +28,24 @@ export async function pagedDocs<T>(db: pg.Pool | pg.PoolClient, q: PagedQuery): 
   }
   const page = cutPage(rows, q.page.limit, (r) => r.t);
   return { items: page.items.map((r) => r.doc), hasMore: page.hasMore };
+}
+
+/** The first statement `pagedDocs` sends, for tests of its plan. */
+export function firstPageSql(q: PagedQuery): { text: string; values: unknown[] } {
+  const { select, order, params, arg } = pageParts(q);
+  return { text: `${select}${order} LIMIT ${arg(q.page.limit + 1)}`, values: params };
+}
+
+function pageParts(q: PagedQuery) {
+  const params = [...q.params];
+  const arg = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  let where = '';
+  if (q.page.before !== undefined) where += ` AND ${q.timeColumn} < ${arg(q.page.before)}`;
+  if (q.page.after !== undefined) where += ` AND ${q.timeColumn} > ${arg(q.page.after)}`;
+  const select = `SELECT doc, ${q.timeColumn} AS t ${q.from}${where}`;
+  const order = ` ORDER BY ${q.timeColumn} DESC, ${q.idColumn} DESC`;
+  return { select, order, params, arg };
 }
