@@ -15,7 +15,7 @@ import { engineEnv } from './helpers/engine.js';
  * candidate with one index probe once the tenant has thousands of users (migration 4's indexes),
  * not walk the tenant's users in updated_at order and filter them. The indexes a track adds to are
  * ascending (migration 9), and newest-first pages must still read them in order, not sort.
- * The second and third cases run after the first and third after the second: each adds rows.
+ * The third case adds to the events the second inserts (a suite's cases run in order).
  */
 describe('PostgreSQL track and page plans', { skip: process.env.TEST_STORE !== 'postgres' }, () => {
   let store: PostgresStore;
@@ -87,16 +87,18 @@ describe('PostgreSQL track and page plans', { skip: process.env.TEST_STORE !== '
     );
     await client.query('ANALYZE events; ANALYZE users');
     const plans = {
-      events_page:
-        'SELECT doc FROM events WHERE project_id = $1 AND live = $2 ORDER BY created_at DESC, id DESC LIMIT 11',
-      users_page:
-        'SELECT doc FROM users WHERE project_id = $1 AND live = $2 ORDER BY updated_at DESC, id DESC LIMIT 11',
+      events_page: firstPageSql(eventListQuery(tenant, { limit: 10 })),
+      // As PostgresUserStore.list pages.
+      users_page: firstPageSql({
+        from: 'FROM users WHERE project_id = $1 AND live = $2',
+        params: [tenant.projectId, tenant.live],
+        timeColumn: 'updated_at',
+        idColumn: 'id',
+        page: { limit: 10 },
+      }),
     };
-    for (const [index, sql] of Object.entries(plans)) {
-      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) ${sql}`, [
-        tenant.projectId,
-        tenant.live,
-      ]);
+    for (const [index, { text, values }] of Object.entries(plans)) {
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) ${text}`, values);
       const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
       assert.match(plan, new RegExp(`Index Scan Backward using ${index}`), plan);
       assert.doesNotMatch(plan, /Sort/, plan);

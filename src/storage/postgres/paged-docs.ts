@@ -12,12 +12,12 @@ export interface PagedQuery {
 
 /** A newest-first page of `doc` rows with time cursors, exact across runs of equal times (see cutPage). */
 export async function pagedDocs<T>(db: pg.Pool | pg.PoolClient, q: PagedQuery): Promise<Page<T>> {
-  const { select, order, params, arg } = pageParts(q);
-  let rows = (await db.query<{ doc: T; t: number }>(`${select}${order} LIMIT ${arg(q.page.limit + 1)}`, params)).rows;
+  const { first, select, order, params, arg } = pageParts(q);
+  let rows = (await db.query<{ doc: T; t: number }>(first, params)).rows;
   const last = rows[q.page.limit];
   if (last && rows[0]!.t === last.t) {
     // The whole page is one run of equal times: fetch the run entirely so it is not split.
-    params.pop();
+    params.pop(); // the first statement's LIMIT
     const floor = arg(last.t);
     const run = await db.query<{ doc: T; t: number }>(`${select} AND ${q.timeColumn} >= ${floor}${order}`, params);
     const next = await db.query<{ doc: T; t: number }>(
@@ -32,8 +32,8 @@ export async function pagedDocs<T>(db: pg.Pool | pg.PoolClient, q: PagedQuery): 
 
 /** The first statement `pagedDocs` sends, for tests of its plan. */
 export function firstPageSql(q: PagedQuery): { text: string; values: unknown[] } {
-  const { select, order, params, arg } = pageParts(q);
-  return { text: `${select}${order} LIMIT ${arg(q.page.limit + 1)}`, values: params };
+  const { first, params } = pageParts(q);
+  return { text: first, values: params };
 }
 
 function pageParts(q: PagedQuery) {
@@ -47,5 +47,7 @@ function pageParts(q: PagedQuery) {
   if (q.page.after !== undefined) where += ` AND ${q.timeColumn} > ${arg(q.page.after)}`;
   const select = `SELECT doc, ${q.timeColumn} AS t ${q.from}${where}`;
   const order = ` ORDER BY ${q.timeColumn} DESC, ${q.idColumn} DESC`;
-  return { select, order, params, arg };
+  // The page and one row more, to tell whether there are more.
+  const first = `${select}${order} LIMIT ${arg(q.page.limit + 1)}`;
+  return { first, select, order, params, arg };
 }
