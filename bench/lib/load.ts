@@ -1,6 +1,7 @@
 import autocannon from 'autocannon';
 import { commandTicks, processTicks, TICKS_PER_SECOND, type Ticks, ticksBetween } from './cpu-ticks.js';
 import { fixedRateLoad } from './fixed-rate-load.js';
+import { ThreadWaits } from './thread-waits.js';
 import type { BenchContext, BenchResult } from './types.js';
 import { WalFrameWatch } from './wal-frames.js';
 import { useWrk, wrkLoad } from './wrk-load.js';
@@ -72,9 +73,11 @@ export async function measure(
   } else {
     if (warmup > 0) await measureLoad({ ...ctx, durationSeconds: warmup }, `${name} (warm-up)`, requests, opts);
     const wal = process.env.BENCH_WAL_FRAMES ? WalFrameWatch.start(ctx.dataDir) : null;
+    const threads = process.env.BENCH_THREADS ? ThreadWaits.start(ctx.serverPids) : null;
     before = readCpu(ctx);
     result = await measureLoad(ctx, name, requests, opts);
     if (wal) process.stderr.write(`${name}: ${wal.report(result.requests)}\n`);
+    if (threads) process.stderr.write(`${name}: ${threads.report()}\n`);
   }
   const after = readCpu(ctx);
   const { loadCpuUs, ...row } = result;
