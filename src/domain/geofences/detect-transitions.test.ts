@@ -259,10 +259,12 @@ describe('detectTransitions: confidence', () => {
     assert.equal(exit(500, 250), 1);
   });
 
-  it('dwell in the jitter band has confidence 2', () => {
+  it('dwell in the jitter band has confidence 2, and inside within the accuracy of the boundary', () => {
     const f = circle('a', { dwellThreshold: 1 });
     const t = run(change(fromCenter(220), { accuracyMeters: 50, memberships: [member('a', 2)] }), [f]);
     assert.equal(t.dwelled[0]?.confidence, 2);
+    const near = run(change(fromCenter(195), { accuracyMeters: 10, memberships: [member('a', 2)] }), [f]);
+    assert.deepEqual([ids(near.dwelled), near.dwelled[0]?.confidence], [['a'], 2]);
   });
 });
 

@@ -66,15 +66,23 @@ export function detectTransitions(
     seen.add(m.geofenceId);
     const pg = lookup(m.geofenceId);
     if (pg === undefined || !isApplicable(pg, change.appUserId, now)) continue;
-    const signed = signedBoundaryDistanceMeters(pg, lon, lat);
+    // A member still inside stays, and needs its distance to the boundary only for a dwell's
+    // confidence: the distance walks every edge of a polygon, the containment test far fewer.
+    const inside = containsPoint(pg, lon, lat);
     const durationMinutes = Math.max(0, change.at - m.enteredAt) / MINUTE_MS;
-    if (signed < -band) {
-      out.exited.push({ geofence: pg, confidence: confidenceOf(pg, -signed, accuracy), durationMinutes });
-      continue;
+    if (!inside) {
+      const signed = signedBoundaryDistanceMeters(pg, lon, lat);
+      if (signed < -band) {
+        out.exited.push({ geofence: pg, confidence: confidenceOf(pg, -signed, accuracy), durationMinutes });
+        continue;
+      }
     }
     const threshold = pg.geofence.dwellThreshold;
     const dwellsNow = !m.dwelled && threshold !== null && change.at - m.enteredAt >= threshold * MINUTE_MS;
-    if (dwellsNow) out.dwelled.push({ geofence: pg, confidence: confidenceOf(pg, signed, accuracy), durationMinutes });
+    if (dwellsNow) {
+      const confidence = confidenceOf(pg, signedBoundaryDistanceMeters(pg, lon, lat), accuracy);
+      out.dwelled.push({ geofence: pg, confidence, durationMinutes });
+    }
     out.memberships.push(dwellsNow ? { ...m, dwelled: true } : m);
     out.inside.push(pg);
   }
