@@ -69,18 +69,16 @@ export function detectTransitions(
     // A member still inside stays, and needs its distance to the boundary only for a dwell's
     // confidence: the distance walks every edge of a polygon, the containment test far fewer.
     const inside = containsPoint(pg, lon, lat);
+    const signed = inside ? undefined : signedBoundaryDistanceMeters(pg, lon, lat, false);
     const durationMinutes = Math.max(0, change.at - m.enteredAt) / MINUTE_MS;
-    if (!inside) {
-      const signed = signedBoundaryDistanceMeters(pg, lon, lat);
-      if (signed < -band) {
-        out.exited.push({ geofence: pg, confidence: confidenceOf(pg, -signed, accuracy), durationMinutes });
-        continue;
-      }
+    if (signed !== undefined && signed < -band) {
+      out.exited.push({ geofence: pg, confidence: confidenceOf(pg, -signed, accuracy), durationMinutes });
+      continue;
     }
     const threshold = pg.geofence.dwellThreshold;
     const dwellsNow = !m.dwelled && threshold !== null && change.at - m.enteredAt >= threshold * MINUTE_MS;
     if (dwellsNow) {
-      const confidence = confidenceOf(pg, signedBoundaryDistanceMeters(pg, lon, lat), accuracy);
+      const confidence = confidenceOf(pg, signed ?? signedBoundaryDistanceMeters(pg, lon, lat, true), accuracy);
       out.dwelled.push({ geofence: pg, confidence, durationMinutes });
     }
     out.memberships.push(dwellsNow ? { ...m, dwelled: true } : m);
@@ -95,7 +93,7 @@ export function detectTransitions(
     seen.add(id);
     if (!isApplicable(pg, change.appUserId, now)) continue;
     if (pg.geofence.stopDetection === true && !change.stopped) continue;
-    const confidence = confidenceOf(pg, signedBoundaryDistanceMeters(pg, lon, lat), accuracy);
+    const confidence = confidenceOf(pg, signedBoundaryDistanceMeters(pg, lon, lat, true), accuracy);
     out.entered.push({ geofence: pg, confidence });
     out.memberships.push({ geofenceId: id, enteredAt: change.at, dwelled: false });
     out.inside.push(pg);

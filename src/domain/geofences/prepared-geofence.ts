@@ -76,11 +76,17 @@ export function containsPoint(pg: PreparedGeofence, lon: number, lat: number): b
  * `containsPoint` is exactly `signedBoundaryDistanceMeters >= 0`). A point in a polygon hole is
  * outside by its distance to the hole's ring.
  */
-export function signedBoundaryDistanceMeters(pg: PreparedGeofence, lon: number, lat: number): number {
+export function signedBoundaryDistanceMeters(
+  pg: PreparedGeofence,
+  lon: number,
+  lat: number,
+  /** `containsPoint(pg, lon, lat)`, when the caller has it already (a polygon's test is not repeated). */
+  inside?: boolean,
+): number {
   if (pg.kind === 'circle') return pg.radiusMeters - distanceMeters(pg.center, [lon, lat]);
   const d = polygonBoundaryDistanceMeters(pg.polygon, lon, lat);
   // Math.abs keeps the sign meaningful even if the boundary distance rounds to -0.
-  return polygonContains(pg.polygon, lon, lat) ? Math.abs(d) : -Math.max(Math.abs(d), Number.MIN_VALUE);
+  return (inside ?? polygonContains(pg.polygon, lon, lat)) ? Math.abs(d) : -Math.max(Math.abs(d), Number.MIN_VALUE);
 }
 
 /**

@@ -48,7 +48,7 @@ export function eventListQuery(tenant: Tenant, query: EventListQuery): PagedQuer
   if (query.types?.length === 1) {
     params.push(query.types[0]);
     from += ` AND type = $${params.length}`;
-  } else if (query.types !== undefined && query.types.length > 1) {
+  } else if ((query.types?.length ?? 0) > 1) {
     params.push(query.types);
     from += ` AND type = ANY($${params.length}::text[])`;
   }
