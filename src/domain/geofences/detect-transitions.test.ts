@@ -313,6 +313,26 @@ describe('detectTransitions: shapes and output order', () => {
     );
     const out = run(change(fromCenter(900), { memberships: [member('d'), member('b')] }), fences);
     assert.deepEqual(ids(out.exited), ['b', 'd']);
+    // Past the short lists' insertion sort: 20 fences entered, 6 kept, in scrambled order.
+    const many = Array.from({ length: 26 }, (_, i) => `f${String((i * 7) % 26).padStart(2, '0')}`);
+    const kept = many.slice(0, 6).map((id) => member(id));
+    const all = run(
+      change(C, { memberships: kept }),
+      many.map((id) => circle(id)),
+    );
+    const sorted = [...many].sort();
+    assert.deepEqual(
+      ids(all.entered),
+      sorted.filter((id) => !kept.some((m) => m.geofenceId === id)),
+    );
+    assert.deepEqual(
+      all.memberships.map((m) => m.geofenceId),
+      sorted,
+    );
+    assert.deepEqual(
+      all.inside.map((f) => f.geofence.id),
+      sorted,
+    );
   });
 
   it('ignores duplicate candidates and memberships', () => {

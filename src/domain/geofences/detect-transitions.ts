@@ -98,11 +98,11 @@ export function detectTransitions(
     out.memberships.push({ geofenceId: id, enteredAt: change.at, dwelled: false });
     out.inside.push(pg);
   }
-  out.entered.sort(byFenceId);
-  out.exited.sort(byFenceId);
-  out.dwelled.sort(byFenceId);
-  out.memberships.sort(byMembershipId);
-  out.inside.sort(byPreparedId);
+  sortShort(out.entered, byFenceId);
+  sortShort(out.exited, byFenceId);
+  sortShort(out.dwelled, byFenceId);
+  sortShort(out.memberships, byMembershipId);
+  sortShort(out.inside, byPreparedId);
   return out;
 }
 
@@ -121,6 +121,29 @@ const byFenceId = (a: { geofence: PreparedGeofence }, b: { geofence: PreparedGeo
   compareIds(a.geofence.geofence.id, b.geofence.geofence.id);
 const byMembershipId = (a: GeofenceMembership, b: GeofenceMembership) => compareIds(a.geofenceId, b.geofenceId);
 const byPreparedId = (a: PreparedGeofence, b: PreparedGeofence) => compareIds(a.geofence.id, b.geofence.id);
+
+// Longer lists go to Array.prototype.sort.
+const SHORT = 16;
+
+/**
+ * Sorts in place, stably, as `list.sort(compare)` does. V8's sort allocates its state and a copy of
+ * any list of two or more, and a track sorts five lists of a few fences each: 3.4% of the bytes a
+ * new-device track allocated (2026-11-29 allocation profile), each a little more for the scavenges
+ * that pause the event loop. Memberships arrive sorted but for the fences entered, so insertion
+ * sort moves few items.
+ */
+function sortShort<T>(list: T[], compare: (a: T, b: T) => number): void {
+  if (list.length > SHORT) {
+    list.sort(compare);
+    return;
+  }
+  for (let i = 1; i < list.length; i++) {
+    const item = list[i]!;
+    let j = i - 1;
+    for (; j >= 0 && compare(list[j]!, item) > 0; j--) list[j + 1] = list[j]!;
+    list[j + 1] = item;
+  }
+}
 
 function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
