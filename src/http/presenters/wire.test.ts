@@ -16,4 +16,9 @@ describe('iso', () => {
     assert.equal(iso(null), undefined);
     assert.throws(() => iso(Number.NaN), RangeError);
   });
+
+  it('prints a time again, after another, as it printed it first (the last one is kept)', () => {
+    const [a, b] = [1_764_400_000_123, 1_764_400_000_124];
+    for (const ms of [a, a, b, a, 1.5, a, -1, b, b]) assert.equal(iso(ms), new Date(ms).toISOString(), String(ms));
+  });
 });
