@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { printSlowQuarters } from './slow-quarters.js';
 
 /** One request of a fixed-rate run, already in its final form. */
 export interface FixedRateRequest {
@@ -154,8 +155,8 @@ async function run(opts: FixedRateOptions): Promise<FixedRateResult> {
   while (answered < total && performance.now() < drainUntil) await new Promise((r) => setTimeout(r, 5));
   const elapsed = (performance.now() - measuredStart) / 1000;
   for (const c of conns) c.socket.destroy();
-  if (process.env.BENCH_TIMELINE)
-    printSlowQuarters(dueTimes.subarray(0, done), latencies.subarray(0, done), measuredStart);
+  if (process.env.BENCH_TIMELINE || process.env.BENCH_STALLS_FILE)
+    printSlowQuarters(dueTimes.subarray(0, done), latencies.subarray(0, done), measuredStart, opts.durationSeconds);
   const sorted = latencies.subarray(0, done).sort();
   const at = (q: number) => (done ? Math.round(sorted[Math.min(done - 1, Math.floor(q * done))]! * 10) / 10 : 0);
   return {
@@ -165,24 +166,6 @@ async function run(opts: FixedRateOptions): Promise<FixedRateResult> {
     p99Ms: at(0.99),
     errors: errors + (measured - done),
   };
-}
-
-/**
- * BENCH_TIMELINE=1: each quarter second of the measured part in which any request took over 10 ms, with
- * how many and the slowest, to stderr: tells a steady tail from one stall and its backlog.
- */
-function printSlowQuarters(due: Float64Array, latencies: Float64Array, start: number): void {
-  const quarters = new Map<number, { slow: number; max: number }>();
-  for (let i = 0; i < due.length; i++) {
-    if (latencies[i]! <= 10) continue;
-    const q = Math.floor((due[i]! - start) / 250);
-    const seen = quarters.get(q) ?? { slow: 0, max: 0 };
-    seen.slow++;
-    seen.max = Math.max(seen.max, latencies[i]!);
-    quarters.set(q, seen);
-  }
-  for (const [q, { slow, max }] of [...quarters].sort((a, b) => a[0] - b[0]))
-    process.stderr.write(`  ${(q / 4).toFixed(2)} s: ${slow} requests over 10 ms, slowest ${max.toFixed(1)} ms\n`);
 }
 
 const EMPTY = Buffer.alloc(0);

@@ -9,6 +9,15 @@ import { sharedTestPack } from '../../src/geodata/test-pack.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+// BENCH_STALLS=1: every bench server appends its event loop's pauses to one file (stall-probe.ts),
+// which the fixed-rate rows' load process (forked with this environment) reads back.
+if (process.env.BENCH_STALLS && !process.env.BENCH_STALLS_FILE) {
+  const file = path.join(os.tmpdir(), `whereabouts-bench-stalls-${process.pid}.log`);
+  process.env.BENCH_STALLS_FILE = file;
+  process.on('exit', () => fs.rmSync(file, { force: true }));
+}
+const STALL_PROBE = ['--import', 'tsx', '--import', path.join(ROOT, 'bench/lib/stall-probe.ts')];
+
 export interface ServerProcess {
   url: string;
   pid: number;
@@ -44,6 +53,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
   };
   // BENCH_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, profiles the server under load.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  if (process.env.BENCH_STALLS_FILE) nodeArgs.push(...STALL_PROBE);
   // Nothing reads a pipe here, and a full pipe would stall the server's writes (--trace-gc, logs):
   // BENCH_SERVER_LOG=<file> keeps what it prints, else it is dropped.
   const log = process.env.BENCH_SERVER_LOG;

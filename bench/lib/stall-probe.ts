@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import { type PerformanceEntry, PerformanceObserver, performance } from 'node:perf_hooks';
+import { isMainThread } from 'node:worker_threads';
+
+/**
+ * BENCH_STALLS=1: imported into each bench server (`--import`, bench/lib/server-process.ts), it
+ * appends to the file `BENCH_STALLS_FILE` a line for each pause of the server's event loop: garbage
+ * collections over 2 ms (V8's own timing, by kind) and turns of the loop that came over 4 ms late (a
+ * 1 ms timer: a long callback, a pause V8 does not report, or the thread waiting for a CPU). Each
+ * line: epoch ms with a fraction, the process id, what, ms. A fixed-rate row reads them back beside
+ * its slow quarter seconds (fixed-rate-load.ts), which tells a tail made by collections from one made
+ * by other work. The timer wakes the loop 1,000 times a second: the row's CPU is a little higher with it.
+ */
+const file = process.env.BENCH_STALLS_FILE;
+if (file && isMainThread) {
+  const fd = fs.openSync(file, 'a');
+  const write = (what: string, ms: number, at = performance.timeOrigin + performance.now()) =>
+    fs.writeSync(fd, `${at.toFixed(1)} ${process.pid} ${what} ${ms.toFixed(1)}\n`);
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    const late = now - last - 1;
+    last = now;
+    if (late > 4) write('late', late);
+  }, 1).unref();
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      if (e.duration > 2) write(gcKind(e), e.duration, performance.timeOrigin + e.startTime);
+  }).observe({ entryTypes: ['gc'] });
+}
+
+/** V8's kinds, as `perf_hooks.constants.NODE_PERFORMANCE_GC_*` number them. */
+function gcKind(e: PerformanceEntry): string {
+  const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
+  return kind === 1
+    ? 'scavenge'
+    : kind === 2
+      ? 'mark-compact'
+      : kind === 4
+        ? 'incremental-marking'
+        : kind === 8
+          ? 'weak-callbacks'
+          : 'gc';
+}
