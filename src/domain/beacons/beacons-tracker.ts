@@ -28,11 +28,16 @@ export class BeaconsTracker implements TrackParticipant {
     private readonly snapshot: (b: Beacon) => Record<string, unknown>,
   ) {}
 
-  async onTrack(u: TrackUpdate): Promise<TrackContribution> {
+  /** At once for a track that ranged nothing (most do): only ranged beacons need the store. */
+  onTrack(u: TrackUpdate): TrackContribution | Promise<TrackContribution> {
     const before = inRange(u.user.state.beacons);
     const ranged = parseRangedBeacons(u.body.beacons);
     if (!ranged)
       return before.length ? { events: [], userFields: { beacons: before.map((b) => b.beacon) } } : { events: [] };
+    return this.ranged(u, before, ranged);
+  }
+
+  private async ranged(u: TrackUpdate, before: InRange[], ranged: RangedBeacon[]): Promise<TrackContribution> {
     const seen = await this.resolve(u, ranged);
     const events: LocationEvent[] = [];
     const next: InRange[] = [];

@@ -26,7 +26,7 @@ export class FraudTracker implements TrackParticipant {
 
   constructor(private readonly isProxy: (ip: string) => boolean = () => false) {}
 
-  async onTrack(u: TrackUpdate): Promise<TrackContribution> {
+  onTrack(u: TrackUpdate): TrackContribution {
     const ip = u.user.ip;
     const fraud: FraudFlags = {
       proxy: ip ? this.isProxy(ip) : false,

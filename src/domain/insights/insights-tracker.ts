@@ -42,7 +42,7 @@ const FLAGS = Object.keys(EVENT_NAMES) as Array<keyof InsightFlags>;
 export class InsightsTracker implements TrackParticipant {
   readonly name = 'insights';
 
-  async onTrack(u: TrackUpdate): Promise<TrackContribution> {
+  onTrack(u: TrackUpdate): TrackContribution {
     if (!u.project.features.insights) return { events: [] };
     const prev = storedInsights(u.user.state.insights);
     const next: StoredInsights = { ...prev, since: { ...prev.since } };

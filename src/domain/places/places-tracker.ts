@@ -66,8 +66,13 @@ export class PlacesTracker implements TrackParticipant {
     private readonly settings: SettingsService,
   ) {}
 
-  async onTrack(u: TrackUpdate): Promise<TrackContribution> {
+  /** At once when the project has Places off. */
+  onTrack(u: TrackUpdate): TrackContribution | Promise<TrackContribution> {
     if (!u.project.features.places) return { events: [] };
+    return this.track(u);
+  }
+
+  private async track(u: TrackUpdate): Promise<TrackContribution> {
     const state = readState(u.user.state.places);
     if (!this.places.available()) return { events: [], userFields: this.fields(state, undefined, null) };
     const settings = await this.settings.get(u.tenant);

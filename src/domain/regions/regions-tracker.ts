@@ -25,7 +25,7 @@ export class RegionsTracker implements TrackParticipant {
 
   constructor(private readonly regions: RegionService) {}
 
-  async onTrack(update: TrackUpdate): Promise<TrackContribution> {
+  onTrack(update: TrackUpdate): TrackContribution {
     if (!update.project.features.regions) return { events: [] };
     const current = this.regions.at(update.location);
     if (!current) return { events: [] };

@@ -13,7 +13,7 @@ const TOP_CHAINS = 10;
 export class SegmentsTracker implements TrackParticipant {
   readonly name = 'segments';
 
-  async onTrack(u: TrackUpdate): Promise<TrackContribution> {
+  onTrack(u: TrackUpdate): TrackContribution {
     const segments = u.project.segments ?? [];
     if (segments.length === 0) return { events: [], userFields: { segments: [] } };
     const facts = userFacts(u);

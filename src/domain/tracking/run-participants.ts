@@ -2,7 +2,7 @@ import type { TrackUnit } from '../../storage/store.js';
 import type { LocationEvent } from '../events/event.js';
 import type { Geofence } from '../geofences/geofence.js';
 import type { User } from '../users/user.js';
-import type { TrackContribution, TrackParticipant } from './track-participant.js';
+import type { TrackContribution, TrackParticipant, TrackUpdate } from './track-participant.js';
 import type { TrackRequest } from './track-request.js';
 
 export interface ParticipantInput {
@@ -34,23 +34,28 @@ export async function runParticipants(
 ): Promise<MergedContribution> {
   const merged: MergedContribution = { events: [], userFields: {} };
   const { req, user } = input;
+  // One update for all of them (none keeps or changes it; `user` is shared on purpose), and an await
+  // only for those that wait on something: a track ran seven participants, most with nothing to wait
+  // for, and each update object, promise and await was 5% of the bytes a track allocated (2026-11-29).
+  const update: TrackUpdate = {
+    tenant: req.tenant,
+    project: req.project,
+    user,
+    previous: input.previous,
+    at: input.at,
+    now: input.now,
+    location: req.location,
+    accuracyMeters: req.accuracyMeters,
+    stopped: req.stopped ?? false,
+    replayed: req.replayed,
+    enteredGeofences: input.entered,
+    insideGeofences: input.inside,
+    body: req.body,
+    unit: input.unit,
+  };
   for (const participant of participants) {
-    const contribution: TrackContribution = await participant.onTrack({
-      tenant: req.tenant,
-      project: req.project,
-      user,
-      previous: input.previous,
-      at: input.at,
-      now: input.now,
-      location: req.location,
-      accuracyMeters: req.accuracyMeters,
-      stopped: req.stopped ?? false,
-      replayed: req.replayed,
-      enteredGeofences: input.entered,
-      insideGeofences: input.inside,
-      body: req.body,
-      unit: input.unit,
-    });
+    const answer = participant.onTrack(update);
+    const contribution: TrackContribution = answer instanceof Promise ? await answer : answer;
     merged.events.push(...contribution.events);
     Object.assign(merged.userFields, contribution.userFields);
     if (contribution.state) user.state = { ...user.state, ...contribution.state };

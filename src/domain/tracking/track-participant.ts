@@ -46,5 +46,6 @@ export interface TrackContribution {
  */
 export interface TrackParticipant {
   readonly name: string;
-  onTrack(update: TrackUpdate): Promise<TrackContribution>;
+  /** A participant with nothing to wait for answers at once: `runParticipants` awaits only promises. */
+  onTrack(update: TrackUpdate): TrackContribution | Promise<TrackContribution>;
 }
