@@ -1,16 +1,30 @@
 import type { RateDecision, RateLimiter, RateRule } from './rate-limiter.js';
 
-interface Window {
-  start: number;
-  count: number;
-}
+/** Windows one key keeps at most: as many as the limit with the most rules has (a device's: 3). */
+export const MAX_RULES_PER_KEY = 4;
+/** A key none of whose windows opened within this long is forgotten by the sweep. */
+const FORGET_AFTER_MS = 86_400_000;
+const INITIAL_SLOTS = 1024;
 
 /**
  * Windows open at a key's first request (not on clock boundaries), so "1 per second" means one
  * request, then nothing for a full second: deterministic for clients and tests alike.
+ *
+ * A key's windows live in typed arrays, at its slot: a device is remembered for a day (its daily
+ * limit), so a fleet leaves one entry per device seen that day, and as an array of window objects
+ * each cost ~180 bytes in seven objects that the collector promoted on the device's first track and
+ * marked on every major collection after (with a new device a track, ~400 bytes a track promoted,
+ * 2026-11-29). Now a key costs its string and a map entry on the heap, and 48 bytes beside it.
  */
 export class MemoryRateLimiter implements RateLimiter {
-  private readonly windows = new Map<string, Window[]>();
+  private readonly slots = new Map<string, number>();
+  /** Per slot: how many windows its key has (0: free). */
+  private ruleCounts = new Uint8Array(INITIAL_SLOTS);
+  /** Per slot, `MAX_RULES_PER_KEY` windows each: when the window opened (epoch ms), and its count. */
+  private starts = new Float64Array(INITIAL_SLOTS * MAX_RULES_PER_KEY);
+  private counts = new Uint32Array(INITIAL_SLOTS * MAX_RULES_PER_KEY);
+  private readonly freed: number[] = [];
+  private used = 0;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(sweepEveryMs = 60_000) {
@@ -19,32 +33,53 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   consume(key: string, rules: readonly RateRule[], now: number): RateDecision {
-    let ws = this.windows.get(key);
-    if (!ws || ws.length !== rules.length) {
-      ws = rules.map(() => ({ start: now, count: 0 }));
-      this.windows.set(key, ws);
+    if (rules.length > MAX_RULES_PER_KEY)
+      throw new Error(`a rate limit has at most ${MAX_RULES_PER_KEY} rules; this one has ${rules.length}`);
+    let slot = this.slots.get(key);
+    if (slot === undefined) {
+      slot = this.takeSlot();
+      this.slots.set(key, slot);
+    }
+    const { starts, counts } = this;
+    const base = slot * MAX_RULES_PER_KEY;
+    if (this.ruleCounts[slot] !== rules.length) {
+      this.ruleCounts[slot] = rules.length;
+      starts.fill(now, base, base + rules.length);
+      counts.fill(0, base, base + rules.length);
     }
     let tightest: RateDecision | undefined;
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i]!;
-      const w = ws[i]!;
-      if (now - w.start >= rule.windowMs) {
-        w.start = now;
-        w.count = 0;
+      const w = base + i;
+      if (now - starts[w]! >= rule.windowMs) {
+        starts[w] = now;
+        counts[w] = 0;
       }
-      const remaining = rule.max - w.count;
-      const resetMs = w.start + rule.windowMs - now;
+      const remaining = rule.max - counts[w]!;
+      const resetMs = starts[w]! + rule.windowMs - now;
       if (remaining <= 0) return { allowed: false, rule, remaining: 0, resetMs };
       if (!tightest || remaining - 1 < tightest.remaining)
         tightest = { allowed: true, rule, remaining: remaining - 1, resetMs };
     }
-    for (const w of ws) w.count++;
+    for (let i = 0; i < rules.length; i++) counts[base + i]!++;
     return tightest!;
   }
 
-  private sweep(now: number): void {
-    for (const [key, ws] of this.windows) {
-      if (ws.every((w) => now - w.start > 86_400_000)) this.windows.delete(key);
+  /** Keys seen so far and not yet swept (for tests). */
+  get size(): number {
+    return this.slots.size;
+  }
+
+  /** Forgets the keys whose every window opened more than a day before `now`. */
+  sweep(now: number): void {
+    for (const [key, slot] of this.slots) {
+      const base = slot * MAX_RULES_PER_KEY;
+      let stale = true;
+      for (let i = 0; i < this.ruleCounts[slot]! && stale; i++) stale = now - this.starts[base + i]! > FORGET_AFTER_MS;
+      if (!stale) continue;
+      this.slots.delete(key);
+      this.ruleCounts[slot] = 0;
+      this.freed.push(slot);
     }
   }
 
@@ -52,5 +87,25 @@ export class MemoryRateLimiter implements RateLimiter {
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
+  }
+
+  private takeSlot(): number {
+    const reused = this.freed.pop();
+    if (reused !== undefined) return reused;
+    if (this.used === this.ruleCounts.length) this.grow();
+    return this.used++;
+  }
+
+  private grow(): void {
+    const slots = this.ruleCounts.length * 2;
+    const ruleCounts = new Uint8Array(slots);
+    ruleCounts.set(this.ruleCounts);
+    const starts = new Float64Array(slots * MAX_RULES_PER_KEY);
+    starts.set(this.starts);
+    const counts = new Uint32Array(slots * MAX_RULES_PER_KEY);
+    counts.set(this.counts);
+    this.ruleCounts = ruleCounts;
+    this.starts = starts;
+    this.counts = counts;
   }
 }
