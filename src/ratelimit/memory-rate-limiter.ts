@@ -1,3 +1,4 @@
+import { flat } from '../cache/flat-string.js';
 import type { RateDecision, RateLimiter, RateRule } from './rate-limiter.js';
 
 /** Windows one key keeps at most: as many as the limit with the most rules has (a device's: 3). */
@@ -38,7 +39,9 @@ export class MemoryRateLimiter implements RateLimiter {
     let slot = this.slots.get(key);
     if (slot === undefined) {
       slot = this.takeSlot();
-      this.slots.set(key, slot);
+      // Kept for a day: flat, not the rope of pieces a template literal makes (a device's key was
+      // eight or nine string objects, most of what its first track left to the old generation).
+      this.slots.set(flat(key), slot);
     }
     const { starts, counts } = this;
     const base = slot * MAX_RULES_PER_KEY;

@@ -1,4 +1,5 @@
 import { setBounded, takeOldest } from '../../cache/bounded-map.js';
+import { flat } from '../../cache/flat-string.js';
 import { type Tenant, tenantKey } from '../../domain/tenant.js';
 import type { User } from '../../domain/users/user.js';
 
@@ -42,7 +43,9 @@ export class RecentUsers {
 
   /** A database read found `doc` (user `id`) as the newest with this identity. */
   found(tenant: Tenant, column: IdentityColumn, value: string, id: string, doc: string): void {
-    const key = keyOf(tenant, column, value);
+    // Flat: a key outlives many collections, and as the rope its template literal makes it was five
+    // string objects to copy and mark instead of one (2026-11-29 heap snapshots).
+    const key = flat(keyOf(tenant, column, value));
     setBounded(this.#entries, key, { id, doc }, this.maxKeys);
     const keys = this.#keysOf.get(id);
     if (!keys) this.#keysOf.set(id, [key]);
