@@ -16,6 +16,7 @@ if (process.env.BENCH_STALLS && !process.env.BENCH_STALLS_FILE) {
   process.env.BENCH_STALLS_FILE = file;
   process.on('exit', () => fs.rmSync(file, { force: true }));
 }
+// tsx first: the probe is TypeScript, and these flags come before the server's own `--import tsx`.
 const STALL_PROBE = ['--import', 'tsx', '--import', path.join(ROOT, 'bench/lib/stall-probe.ts')];
 
 export interface ServerProcess {

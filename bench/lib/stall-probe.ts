@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { type PerformanceEntry, PerformanceObserver, performance } from 'node:perf_hooks';
+import { constants, type PerformanceEntry, PerformanceObserver, performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
 
 /**
@@ -29,16 +29,15 @@ if (file && isMainThread) {
   }).observe({ entryTypes: ['gc'] });
 }
 
-/** V8's kinds, as `perf_hooks.constants.NODE_PERFORMANCE_GC_*` number them. */
+/** The kinds Node names (`perf_hooks.constants.NODE_PERFORMANCE_GC_*`). */
+const GC_KINDS = new Map<number, string>([
+  [constants.NODE_PERFORMANCE_GC_MINOR, 'scavenge'],
+  [constants.NODE_PERFORMANCE_GC_MAJOR, 'mark-compact'],
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL, 'incremental-marking'],
+  [constants.NODE_PERFORMANCE_GC_WEAKCB, 'weak-callbacks'],
+]);
+
 function gcKind(e: PerformanceEntry): string {
   const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
-  return kind === 1
-    ? 'scavenge'
-    : kind === 2
-      ? 'mark-compact'
-      : kind === 4
-        ? 'incremental-marking'
-        : kind === 8
-          ? 'weak-callbacks'
-          : 'gc';
+  return (kind !== undefined && GC_KINDS.get(kind)) || 'gc';
 }
