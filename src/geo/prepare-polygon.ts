@@ -7,8 +7,6 @@ import { unwrapRing } from './unwrap-ring.js';
  * GeoJSON objects, just flat numbers. Treat as read-only; build it with `preparePolygon`.
  */
 export interface PreparedPolygon {
-  /** Bounding box(es) within [-180, 180], split at the antimeridian as `ringBBoxes` does. */
-  readonly bbox: BBox[];
   /**
    * Every ring, outer first then holes, as `lon, lat, lon, lat, …` in degrees, unwrapped so the
    * outer ring's smallest longitude lies in (-180, 180] and each hole sits beside the outer ring.
@@ -57,8 +55,11 @@ export function preparePolygon(polygon: PolygonGeometry): PreparedPolygon {
     rings.push(shift === 0 ? ring : ring.map(([lon, lat]): Position => [lon - shift, lat]));
   });
   const total = rings.reduce((sum, ring) => sum + ring.length, 0);
-  const coords = new Float64Array(total * 2);
-  const ringStart = new Uint32Array(rings.length + 1);
+  // One buffer for both: a fence index holds a prepared polygon per fence for as long as it runs, and
+  // each buffer is one more object (and off-heap block) for every major collection to visit.
+  const buffer = new ArrayBuffer(total * 16 + (rings.length + 1) * 4);
+  const coords = new Float64Array(buffer, 0, total * 2);
+  const ringStart = new Uint32Array(buffer, total * 16, rings.length + 1);
   let minLon = Infinity;
   let minLat = Infinity;
   let maxLon = -Infinity;
@@ -78,7 +79,6 @@ export function preparePolygon(polygon: PolygonGeometry): PreparedPolygon {
   });
   ringStart[rings.length] = k;
   return {
-    bbox: bboxesForLonSpan(minLon, maxLon, minLat, maxLat),
     coords,
     ringStart,
     minLon,
@@ -88,4 +88,13 @@ export function preparePolygon(polygon: PolygonGeometry): PreparedPolygon {
     crossesAntimeridian: maxLon > 180,
     centerLon: total === 0 ? 0 : (minLon + maxLon) / 2,
   };
+}
+
+/**
+ * The polygon's bounding box(es) within [-180, 180], split at the antimeridian as `ringBBoxes` does;
+ * `[]` for a polygon without rings. Worked out on each call rather than kept: an index asks for them
+ * only when a fence is written, and kept they were four more objects per polygon for the collector.
+ */
+export function preparedPolygonBBoxes(p: PreparedPolygon): BBox[] {
+  return bboxesForLonSpan(p.minLon, p.maxLon, p.minLat, p.maxLat);
 }

@@ -50,11 +50,16 @@ export function eventUser(u: User): LocationEvent['user'] {
 export function eventGeofence(g: Geofence): Record<string, unknown> {
   let out = snapshots.get(g);
   if (out === undefined) {
-    const fields: Record<string, unknown> = { _id: g.id, description: g.description };
-    if (g.tag !== null) fields.tag = g.tag;
-    if (g.externalId !== null) fields.externalId = g.externalId;
-    if (g.metadata !== null) fields.metadata = g.metadata;
-    out = Object.freeze(fields);
+    // Every key in one literal, unset ones undefined (which JSON leaves out, as it does a missing key):
+    // added one by one, the last three went to an out-of-object property array, one more object per
+    // fence for every major collection to mark.
+    out = Object.freeze({
+      _id: g.id,
+      description: g.description,
+      tag: g.tag ?? undefined,
+      externalId: g.externalId ?? undefined,
+      metadata: g.metadata ?? undefined,
+    });
     snapshots.set(g, out);
   }
   return out;

@@ -2,7 +2,7 @@ import { bboxAround } from '../../geo/bbox-around.js';
 import { distanceMeters } from '../../geo/distance-meters.js';
 import { polygonBoundaryDistanceMeters } from '../../geo/polygon-boundary-distance-meters.js';
 import { polygonContains } from '../../geo/polygon-contains.js';
-import { type PreparedPolygon, preparePolygon } from '../../geo/prepare-polygon.js';
+import { type PreparedPolygon, preparedPolygonBBoxes, preparePolygon } from '../../geo/prepare-polygon.js';
 import type { BBox, Position } from '../../geo/types.js';
 import type { Geofence } from './geofence.js';
 
@@ -32,6 +32,12 @@ export interface PreparedPolygonGeofence {
 export type PreparedGeofence = PreparedCircleGeofence | PreparedPolygonGeofence;
 
 /**
+ * Where a fence record may carry its polygon prepared already (a lean fence does, `leanGeofence`):
+ * `prepareGeofence` then takes it instead of preparing the polygon again from `geometry`.
+ */
+export const PREPARED_POLYGON: unique symbol = Symbol('preparedPolygon');
+
+/**
  * Prepares a geofence for point tests. Circles keep center + `geometryRadius` meters. Polygons and
  * isochrones prepare `geometry`; their size is `geometryRadius` meters for polygons, and for
  * isochrones (whose `geometryRadius` is minutes of travel) the farthest outer-ring vertex from
@@ -48,7 +54,7 @@ export function prepareGeofence(g: Geofence): PreparedGeofence {
       sizeMeters: g.geometryRadius,
     };
   }
-  const polygon = preparePolygon(g.geometry);
+  const polygon = (g as { [PREPARED_POLYGON]?: PreparedPolygon })[PREPARED_POLYGON] ?? preparePolygon(g.geometry);
   const sizeMeters = g.type === 'isochrone' ? farthestVertexMeters(g) : g.geometryRadius;
   return { kind: 'polygon', geofence: g, polygon, sizeMeters };
 }
@@ -103,5 +109,5 @@ export function distanceToGeofenceMeters(pg: PreparedGeofence, lon: number, lat:
  */
 export function geofenceBBoxes(pg: PreparedGeofence): BBox[] {
   if (pg.kind === 'circle') return bboxAround(pg.center, pg.radiusMeters);
-  return pg.polygon.bbox;
+  return preparedPolygonBBoxes(pg.polygon);
 }

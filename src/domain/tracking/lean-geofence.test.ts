@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { heapObjectsWith } from '../../../test/helpers/heap-objects.js';
 import { circleFencePolygon } from '../../geo/circle-polygon.js';
 import type { Geofence } from '../geofences/geofence.js';
+import { PREPARED_POLYGON, prepareGeofence } from '../geofences/prepared-geofence.js';
 import { leanGeofence } from './lean-geofence.js';
 
 const circle = {
@@ -50,6 +51,33 @@ describe('leanGeofence', () => {
     assert.deepEqual(lean.geometry, polygon.geometry);
     assert.deepEqual(JSON.parse(JSON.stringify(lean)), JSON.parse(JSON.stringify(polygon)));
     assert.deepEqual(Object.keys(lean).sort(), Object.keys(polygon).sort());
+    // Its rings are read back from the prepared polygon, which preparing the fence then takes as it is.
+    const prepared = prepareGeofence(lean);
+    assert.equal(
+      prepared.kind === 'polygon' && prepared.polygon,
+      (lean as { [PREPARED_POLYGON]?: unknown })[PREPARED_POLYGON],
+    );
+  });
+  it('keeps its own copy of rings that preparing would change (open, or across the antimeridian)', () => {
+    for (const ring of [
+      [
+        [0, 0],
+        [1, 0],
+        [1, 1],
+      ],
+      [
+        [179, 0],
+        [-179, 0],
+        [-179, 1],
+        [179, 0],
+      ],
+    ]) {
+      const polygon = { ...circle, type: 'polygon', geometry: { type: 'Polygon', coordinates: [ring] } } as Geofence;
+      const lean = leanGeofence(polygon);
+      assert.notEqual(lean, polygon);
+      assert.deepEqual(lean.geometry, polygon.geometry);
+      assert.equal((lean as { [PREPARED_POLYGON]?: unknown })[PREPARED_POLYGON], undefined);
+    }
   });
   it('keeps a polygon with three-number positions as it is', () => {
     const polygon = {

@@ -1,6 +1,8 @@
 import { circleFencePolygon } from '../../geo/circle-polygon.js';
+import { type PreparedPolygon, preparePolygon } from '../../geo/prepare-polygon.js';
 import type { PolygonGeometry, Position } from '../../geo/types.js';
 import type { Geofence } from '../geofences/geofence.js';
+import { PREPARED_POLYGON } from '../geofences/prepared-geofence.js';
 import { sharedProjectId } from './shared-project-id.js';
 
 const RINGS = Symbol('rings');
@@ -12,6 +14,7 @@ interface PackedRings {
 }
 
 type LeanPolygon = Geofence & { [RINGS]: PackedRings };
+type PreparedLeanPolygon = Geofence & { [PREPARED_POLYGON]: PreparedPolygon };
 
 // Shared getters (not a closure per fence), so lean fences keep sharing V8 hidden classes.
 function circleGeometry(this: Geofence): PolygonGeometry {
@@ -31,12 +34,24 @@ function polygonGeometry(this: LeanPolygon): PolygonGeometry {
   return { type: 'Polygon', coordinates: rings };
 }
 
+function preparedPolygonGeometry(this: PreparedLeanPolygon): PolygonGeometry {
+  const { coords, ringStart } = this[PREPARED_POLYGON];
+  const rings: Position[][] = [];
+  for (let r = 0; r + 1 < ringStart.length; r++) {
+    const ring: Position[] = [];
+    for (let i = ringStart[r]!; i < ringStart[r + 1]!; i++) ring.push([coords[2 * i]!, coords[2 * i + 1]!]);
+    rings.push(ring);
+  }
+  return { type: 'Polygon', coordinates: rings };
+}
+
 /**
  * The fence as the in-memory indexes keep it: without its GeoJSON `geometry`, which detection never
  * reads (circles are tested from center and radius, polygons through their prepared flat form) but
  * which is most of a fence's memory, and millions of small arrays for the garbage collector to walk.
- * Circles redraw their 64-gon on read; polygons keep their positions in two flat arrays and rebuild
- * the GeoJSON on read. `geometry` reads, spreads and `JSON.stringify` see the same value as before.
+ * Circles redraw their 64-gon on read; polygons rebuild the GeoJSON on read from their prepared form
+ * (`PREPARED_POLYGON`, which `prepareGeofence` then takes as it is), or, when preparing changed the
+ * positions (a ring left open, or moved across the antimeridian), from two flat arrays of their own. `geometry` reads, spreads and `JSON.stringify` see the same value as before.
  * The fences of a project share one project id string. A ring position with more than two numbers
  * keeps the fence as it is. (Built by a class constructor instead, a lean fence held all its fields
  * in the object, one object fewer each, but an indexed PUT cost 200 µs of server CPU instead of 160:
@@ -48,6 +63,15 @@ export function leanGeofence(g: Geofence): Geofence {
   if (g.type === 'circle') {
     return Object.defineProperty(rest, 'geometry', {
       get: circleGeometry,
+      enumerable: true,
+      configurable: true,
+    }) as Geofence;
+  }
+  const prepared = preparePolygon(geometry);
+  if (samePositions(prepared, geometry)) {
+    Object.defineProperty(rest, PREPARED_POLYGON, { value: prepared, enumerable: false });
+    return Object.defineProperty(rest, 'geometry', {
+      get: preparedPolygonGeometry,
       enumerable: true,
       configurable: true,
     }) as Geofence;
@@ -73,4 +97,25 @@ function pack(geometry: PolygonGeometry): PackedRings | null {
     ends.push(coords.length / 2);
   }
   return { coords, ends };
+}
+
+/** Whether the prepared polygon holds exactly the given rings, position for position. */
+function samePositions(p: PreparedPolygon, geometry: PolygonGeometry): boolean {
+  const rings = geometry.coordinates;
+  if (p.ringStart.length !== rings.length + 1) return false;
+  for (let r = 0; r < rings.length; r++) {
+    const ring = rings[r]!;
+    const start = p.ringStart[r]!;
+    if (p.ringStart[r + 1]! - start !== ring.length) return false;
+    for (let i = 0; i < ring.length; i++) {
+      const position = ring[i]!;
+      if (
+        position.length !== 2 ||
+        position[0] !== p.coords[2 * (start + i)] ||
+        position[1] !== p.coords[2 * (start + i) + 1]
+      )
+        return false;
+    }
+  }
+  return true;
 }
