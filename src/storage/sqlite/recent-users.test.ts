@@ -97,4 +97,18 @@ describe('RecentUsers when full', () => {
     recent.written(makeUser(tenant, { id: 'z', deviceId: 'd3', updatedAt: 5 }), '{"id":"z","v":2}');
     assert.equal(recent.get(tenant, 'device_id', 'd3'), '{"id":"z","v":2}', 'a write refreshes what remains');
   });
+
+  it('never holds more identities than its bound, and a write does not bring back one it let go', () => {
+    const recent = new RecentUsers(2);
+    recent.found(tenant, 'device_id', 'd1', 'x', '{"id":"x"}');
+    recent.found(tenant, 'user_id', 'u1', 'x', '{"id":"x"}');
+    recent.found(tenant, 'device_id', 'd2', 'y', '{"id":"y"}');
+    // Two identities at most: d1, the oldest, made room for d2.
+    assert.equal(recent.get(tenant, 'device_id', 'd1'), undefined);
+    assert.equal(recent.get(tenant, 'user_id', 'u1'), '{"id":"x"}');
+    recent.written(makeUser(tenant, { id: 'x', userId: 'u1', deviceId: 'd1', updatedAt: 5 }), '{"id":"x","v":2}');
+    assert.equal(recent.get(tenant, 'device_id', 'd1'), undefined, 'd1 is read from the database again');
+    assert.equal(recent.get(tenant, 'user_id', 'u1'), '{"id":"x","v":2}');
+    assert.equal(recent.get(tenant, 'device_id', 'd2'), '{"id":"y"}');
+  });
 });

@@ -1,15 +1,10 @@
-import { setBounded, takeOldest } from '../../cache/bounded-map.js';
+import { takeOldest } from '../../cache/bounded-map.js';
 import { flat } from '../../cache/flat-string.js';
 import { type Tenant, tenantKey } from '../../domain/tenant.js';
 import type { User } from '../../domain/users/user.js';
 
 /** Identity keys of a tenant, as `findTrackCandidates` looks users up: by userId or by deviceId. */
 export type IdentityColumn = 'user_id' | 'device_id';
-
-interface Entry {
-  id: string;
-  doc: string;
-}
 
 const MAX_KEYS = 50_000;
 
@@ -28,17 +23,21 @@ const MAX_KEYS = 50_000;
  * write of a user drops that user and its identities (`forget`, `forgetKey`).
  */
 export class RecentUsers {
-  readonly #entries = new Map<string, Entry>();
+  // Per identity key, the kept row text and the id of its user: two maps of strings, where an entry
+  // object per key was one more object for each major collection to mark (50,000 users kept).
+  readonly #docs = new Map<string, string>();
+  readonly #ids = new Map<string, string>();
   /**
-   * The keys each cached user is under, to drop those a write makes wrong. Every entry naming a user
-   * has its key here: a user evicted from this map takes its entries with it.
+   * The keys each cached user is under, to drop those a write makes wrong: its one key (a device's
+   * usual case) as the string itself, more as an array. Every entry naming a user has its key here:
+   * a user evicted from this map takes its entries with it.
    */
-  readonly #keysOf = new Map<string, string[]>();
+  readonly #keysOf = new Map<string, string | string[]>();
 
   constructor(private readonly maxKeys = MAX_KEYS) {}
 
   get(tenant: Tenant, column: IdentityColumn, value: string): string | undefined {
-    return this.#entries.get(keyOf(tenant, column, value))?.doc;
+    return this.#docs.get(keyOf(tenant, column, value));
   }
 
   /** A database read found `doc` (user `id`) as the newest with this identity. */
@@ -46,10 +45,14 @@ export class RecentUsers {
     // Flat: a key outlives many collections, and as the rope its template literal makes it was five
     // string objects to copy and mark instead of one (2026-11-29 heap snapshots).
     const key = flat(keyOf(tenant, column, value));
-    setBounded(this.#entries, key, { id, doc }, this.maxKeys);
+    if (this.#docs.size >= this.maxKeys && !this.#docs.has(key)) this.#delete(takeOldest(this.#docs)![0]);
+    this.#docs.set(key, doc);
+    this.#ids.set(key, id);
     const keys = this.#keysOf.get(id);
-    if (!keys) this.#keysOf.set(id, [key]);
-    else if (!keys.includes(key)) keys.push(key);
+    if (keys === undefined) this.#keysOf.set(id, key);
+    else if (typeof keys === 'string') {
+      if (keys !== key) this.#keysOf.set(id, [keys, key]);
+    } else if (!keys.includes(key)) keys.push(key);
     if (this.#keysOf.size > this.maxKeys) {
       // Through the map's cursor: a fresh `keys()` walks every slot deleted since the last rehash.
       const [oldest, itsKeys] = takeOldest(this.#keysOf)!;
@@ -74,23 +77,22 @@ export class RecentUsers {
     if (user.deviceId !== null) own.push(keyOf(tenant, 'device_id', user.deviceId));
     if (user.userId !== null) own.push(keyOf(tenant, 'user_id', user.userId));
     for (const key of own) {
-      const e = this.#entries.get(key);
-      if (e === undefined) continue;
-      if (e.id === user.id) e.doc = doc;
-      else this.#entries.delete(key);
+      const id = this.#ids.get(key);
+      if (id === undefined) continue;
+      if (id === user.id) this.#docs.set(key, doc);
+      else this.#delete(key);
     }
     const keys = this.#keysOf.get(user.id);
-    if (!keys) return;
-    const kept = keys.filter((key) => this.#entries.get(key)?.id === user.id);
-    for (const key of kept) if (!own.includes(key)) this.#entries.delete(key);
-    this.#keysOf.set(
-      user.id,
-      kept.filter((key) => own.includes(key)),
-    );
+    if (keys === undefined) return;
+    const kept = (typeof keys === 'string' ? [keys] : keys).filter((key) => this.#ids.get(key) === user.id);
+    for (const key of kept) if (!own.includes(key)) this.#delete(key);
+    const still = kept.filter((key) => own.includes(key));
+    this.#keysOf.set(user.id, still.length === 1 ? still[0]! : still);
   }
 
   clear(): void {
-    this.#entries.clear();
+    this.#docs.clear();
+    this.#ids.clear();
     this.#keysOf.clear();
   }
 
@@ -101,7 +103,7 @@ export class RecentUsers {
 
   /** Drops the entry of one identity (another process wrote a user that has it). */
   forgetKey(tenant: Tenant, column: IdentityColumn, value: string): void {
-    this.#entries.delete(keyOf(tenant, column, value));
+    this.#delete(keyOf(tenant, column, value));
   }
 
   #forget(id: string): void {
@@ -110,8 +112,15 @@ export class RecentUsers {
   }
 
   /** Deletes those of `keys` whose entry still names user `id`. */
-  #dropEntries(id: string, keys: readonly string[]): void {
-    for (const key of keys) if (this.#entries.get(key)?.id === id) this.#entries.delete(key);
+  #dropEntries(id: string, keys: string | readonly string[]): void {
+    if (typeof keys === 'string') {
+      if (this.#ids.get(keys) === id) this.#delete(keys);
+    } else for (const key of keys) if (this.#ids.get(key) === id) this.#delete(key);
+  }
+
+  #delete(key: string): void {
+    this.#docs.delete(key);
+    this.#ids.delete(key);
   }
 }
 
