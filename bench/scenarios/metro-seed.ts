@@ -75,6 +75,11 @@ export async function tenantOfKey(dataDir: string, key: string): Promise<Tenant>
   }
 }
 
+/** The id of the `i`th seeded fence. */
+export function fenceId(i: number): string {
+  return `bench${i.toString(16).padStart(19, '0')}`;
+}
+
 function makeFence(tenant: Tenant, i: number, createdAt: number): { fence: Geofence; center: Position } {
   const center = metroPoint(Math.floor(i / FENCES_PER_METRO));
   const radius = 50 + random() * 450;
@@ -94,7 +99,7 @@ function makeFence(tenant: Tenant, i: number, createdAt: number): { fence: Geofe
     shape = buildGeofenceShape('polygon', ring, undefined);
   }
   const fence: Geofence = {
-    id: `bench${i.toString(16).padStart(19, '0')}`,
+    id: fenceId(i),
     projectId: tenant.projectId,
     live: tenant.live,
     tag: i % 10 === 0 ? 'office' : 'store',
