@@ -3,6 +3,7 @@ import RBush from 'rbush';
 import { bboxAround } from '../../geo/bbox-around.js';
 import { distanceMeters, distanceMetersLonLat, METERS_PER_DEGREE } from '../../geo/distance-meters.js';
 import { polygonContains } from '../../geo/polygon-contains.js';
+import type { PreparedPolygon } from '../../geo/prepare-polygon.js';
 import type { BBox } from '../../geo/types.js';
 import type { Geofence } from './geofence.js';
 import { type BuiltTree, buildTreeHere, type TreeBuilder, type TreeInput } from './packed-tree.js';
@@ -81,7 +82,11 @@ export interface IndexOptions {
  */
 export class GeofenceIndex {
   // Slot -> fence; undefined = empty: a tombstone while a tree holds it (#inBase, #inNext), else free (in #free).
-  #slots: (PreparedGeofence | undefined)[] = [];
+  // The prepared form a query answers with is made per hit from the fence, its polygon and its size
+  // (#prepared): kept for every fence, it was one more object each for every major collection to mark.
+  #fences: (Geofence | undefined)[] = [];
+  #polygons: (PreparedPolygon | undefined)[] = [];
+  #size = new Float64Array(0);
   #ids = new Map<string, number>();
   #free: number[] = [];
   #base: Flatbush | null = null;
@@ -143,10 +148,12 @@ export class GeofenceIndex {
       const ids = new Map<string, number>();
       for (let slot = 0; slot < prepared.length; slot++) ids.set(prepared[slot]!.geofence.id, slot);
       this.#ids = ids;
-      this.#slots =
+      const held =
         ids.size < prepared.length
           ? prepared.map((pg, slot) => (ids.get(pg.geofence.id) === slot ? pg : undefined))
           : prepared;
+      this.#fences = new Array(held.length);
+      this.#polygons = new Array(held.length);
       // Slots emptied before (all fences removed) start over with the rest of the per-slot state.
       this.#extraBoxes.clear();
       this.#overlay = new Overlay();
@@ -160,11 +167,10 @@ export class GeofenceIndex {
       // Holes left by duplicate ids are in no tree: free now (pushed from the highest down, so the
       // lowest is popped first and the slots stay compact).
       if (ids.size < prepared.length) {
-        for (let slot = prepared.length - 1; slot >= 0; slot--)
-          if (this.#slots[slot] === undefined) this.#free.push(slot);
+        for (let slot = prepared.length - 1; slot >= 0; slot--) if (held[slot] === undefined) this.#free.push(slot);
       }
-      for (let slot = 0; slot < this.#slots.length; slot++) {
-        const pg = this.#slots[slot];
+      for (let slot = 0; slot < held.length; slot++) {
+        const pg = held[slot];
         if (pg !== undefined) this.#fill(slot, pg, geofenceBBoxes(pg));
       }
     }
@@ -185,16 +191,18 @@ export class GeofenceIndex {
   /** Holds `pg` in a slot of its own (the replaced fence's, when that is in no tree); returns it. */
   #put(pg: PreparedGeofence, boxes = geofenceBBoxes(pg)): number {
     this.#release(pg.geofence.id);
-    const slot = this.#free.pop() ?? this.#slots.length;
+    const slot = this.#free.pop() ?? this.#fences.length;
     if (slot >= this.#kind.length) this.#growTo(Math.max(64, slot * 2));
     this.#fill(slot, pg, boxes);
     this.#ids.set(pg.geofence.id, slot);
     return slot;
   }
 
-  /** Writes the fence into its slot: the fence, the flat copy queries read, and its boxes. */
+  /** Writes the fence into its slot: the fence, what its prepared form is made of, the flat copy queries read, and its boxes. */
   #fill(slot: number, pg: PreparedGeofence, boxes: BBox[]): void {
-    this.#slots[slot] = pg;
+    this.#fences[slot] = pg.geofence;
+    this.#polygons[slot] = pg.kind === 'polygon' ? pg.polygon : undefined;
+    this.#size[slot] = pg.sizeMeters;
     this.#setShape(slot, pg);
     // A ringless polygon has no box but still gets one: a point at (0, 0) only makes it a harmless
     // extra candidate there (it contains nothing), where an inverted box would upset the tree's sort.
@@ -213,7 +221,7 @@ export class GeofenceIndex {
   /** The prepared fence with this id, if held. */
   get(id: string): PreparedGeofence | undefined {
     const slot = this.#ids.get(id);
-    return slot === undefined ? undefined : this.#slots[slot];
+    return slot === undefined || this.#fences[slot] === undefined ? undefined : this.#prepared(slot);
   }
 
   /**
@@ -239,11 +247,8 @@ export class GeofenceIndex {
       const slot = slots[k]!;
       const o = slot * SHAPE_STRIDE;
       if (kind[slot] === CIRCLE) {
-        if (distanceMetersLonLat(shape[o]!, shape[o + 1]!, lon, lat) <= shape[o + 2]!) out.push(this.#slots[slot]!);
-      } else {
-        const pg = this.#slots[slot] as PreparedGeofence & { kind: 'polygon' };
-        if (polygonContains(pg.polygon, lon, lat)) out.push(pg);
-      }
+        if (distanceMetersLonLat(shape[o]!, shape[o + 1]!, lon, lat) <= shape[o + 2]!) out.push(this.#prepared(slot));
+      } else if (polygonContains(this.#polygons[slot]!, lon, lat)) out.push(this.#prepared(slot));
     }
     return out;
   }
@@ -308,12 +313,12 @@ export class GeofenceIndex {
       const k = order[j]!;
       if (bound[k]! > worst) break;
       const slot = slots[k]!;
+      const pg = this.#prepared(slot);
       let d = bound[k]!;
       if (kind[slot] !== CIRCLE) {
-        d = distanceToGeofenceMeters(this.#slots[slot]!, lon, lat);
+        d = distanceToGeofenceMeters(pg, lon, lat);
         if (d > worst) continue;
       }
-      const pg = this.#slots[slot]!;
       if (filter && !filter(pg)) continue;
       let center = Number.NaN;
       let i = best.length;
@@ -342,8 +347,18 @@ export class GeofenceIndex {
   #search(boxes: BBox[]): PreparedGeofence[] {
     const slots = this.#slotsIn(boxes);
     const out: PreparedGeofence[] = new Array(slots.length);
-    for (let k = 0; k < slots.length; k++) out[k] = this.#slots[slots[k]!]!;
+    for (let k = 0; k < slots.length; k++) out[k] = this.#prepared(slots[k]!);
     return out;
+  }
+
+  /** The held slot's fence prepared, as `prepareGeofence` would make it (the same shape of object). */
+  #prepared(slot: number): PreparedGeofence {
+    const geofence = this.#fences[slot]!;
+    if (this.#kind[slot] === CIRCLE) {
+      const radiusMeters = geofence.geometryRadius;
+      return { kind: 'circle', geofence, center: geofence.geometryCenter, radiusMeters, sizeMeters: radiusMeters };
+    }
+    return { kind: 'polygon', geofence, polygon: this.#polygons[slot]!, sizeMeters: this.#size[slot]! };
   }
 
   /** The held slots whose box meets one of `boxes`, each once. */
@@ -418,8 +433,8 @@ export class GeofenceIndex {
   }
 
   #nextStamp(): number {
-    if (this.#seen.length < this.#slots.length) {
-      this.#seen = new Uint32Array(Math.max(64, this.#slots.length * 2));
+    if (this.#seen.length < this.#fences.length) {
+      this.#seen = new Uint32Array(Math.max(64, this.#fences.length * 2));
       this.#stamp = 0;
     }
     if (++this.#stamp === 0xffffffff) {
@@ -441,14 +456,16 @@ export class GeofenceIndex {
     // Shared with a tree builder's thread, which reads them in place (see #snapshot).
     this.#inNext = grown(this.#inNext, new Uint8Array(new SharedArrayBuffer(capacity)));
     this.#shape = grown(this.#shape, new Float64Array(capacity * SHAPE_STRIDE));
+    this.#size = grown(this.#size, new Float64Array(capacity));
     this.#box = grown(this.#box, new Float64Array(new SharedArrayBuffer(capacity * 4 * 8)));
   }
 
   /** Empties the slot of `id`: a tombstone while a tree (the base or the one being built) holds it, else free at once. */
   #release(id: string): boolean {
     const slot = this.#ids.get(id);
-    if (slot === undefined || this.#slots[slot] === undefined) return false;
-    this.#slots[slot] = undefined;
+    if (slot === undefined || this.#fences[slot] === undefined) return false;
+    this.#fences[slot] = undefined;
+    this.#polygons[slot] = undefined;
     this.#kind[slot] = 0;
     this.#extraBoxes.delete(slot);
     if (!this.#overlay.delete(slot)) this.#snapped.delete(slot);
@@ -502,7 +519,7 @@ export class GeofenceIndex {
   #snapshot(): TreeInput {
     this.#generation++;
     this.#building = false;
-    const n = this.#slots.length;
+    const n = this.#fences.length;
     this.#inNext.fill(0);
     this.#inNext.set(this.#kind.subarray(0, n));
     const extra: number[] = [];
