@@ -1,20 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { makeCircleGeofence } from '../../../test/helpers/fixtures.js';
 import { heapObjectsWith } from '../../../test/helpers/heap-objects.js';
 import { circleFencePolygon } from '../../geo/circle-polygon.js';
 import type { Geofence } from '../geofences/geofence.js';
 import { PREPARED_POLYGON, prepareGeofence } from '../geofences/prepared-geofence.js';
 import { leanGeofence } from './lean-geofence.js';
 
-const circle = {
-  id: 'c',
-  projectId: 'prj_lean_test',
-  type: 'circle',
-  geometryCenter: [-73.98, 40.75],
-  geometryRadius: 120,
-  geometry: circleFencePolygon([-73.98, 40.75], 120),
-  description: 'Circle',
-} as unknown as Geofence;
+const circle = makeCircleGeofence(
+  { projectId: 'prj_lean_test', live: false },
+  {
+    id: 'c',
+    geometryCenter: [-73.98, 40.75],
+    geometryRadius: 120,
+    geometry: circleFencePolygon([-73.98, 40.75], 120),
+    description: 'Circle',
+    metadata: { floor: 2 },
+  },
+);
 
 describe('leanGeofence', () => {
   it('drops a circle drawing and redraws the same one on read, for spreads and JSON too', () => {
@@ -23,6 +26,7 @@ describe('leanGeofence', () => {
     assert.deepEqual(lean.geometry, circle.geometry);
     assert.deepEqual({ ...lean }.geometry, circle.geometry);
     assert.deepEqual(JSON.parse(JSON.stringify(lean)), JSON.parse(JSON.stringify(circle)));
+    assert.deepEqual(Object.keys(lean).sort(), Object.keys(circle).sort());
   });
   it('packs polygon rings, holes included, and rebuilds them on read', () => {
     const polygon = {
@@ -106,6 +110,8 @@ describe('leanGeofence', () => {
     const onHeap = (await heapObjectsWith('description', 'heap check')).filter((o) => o.has('get geometry'));
     assert.equal(onHeap.length, 10, 'the lean fences found on the heap');
     assert.equal(new Set(onHeap.map((o) => o.get('projectId')?.node)).size, 1, 'one project id string');
+    for (const o of onHeap)
+      assert.notEqual(o.get('properties')?.name, 'system / PropertyArray', 'every field in the object');
     assert.equal(lean.length, 10);
   });
 });
