@@ -43,16 +43,15 @@ describe('preparedPolygonBBoxes', () => {
     assert.deepEqual(preparedPolygonBBoxes(square), [[10, 20, 11, 21]]);
     const across = preparePolygon(
       polygon([
-        [179, -1],
-        [-179, -1],
-        [-179, 1],
-        [179, 1],
-        [179, -1],
+        [170, 10],
+        [-170, 10],
+        [-170, 12],
+        [170, 10],
       ]),
     );
     assert.deepEqual(preparedPolygonBBoxes(across), [
-      [179, -1, 180, 1],
-      [-180, -1, -179, 1],
+      [170, 10, 180, 12],
+      [-180, 10, -170, 12],
     ]);
     assert.deepEqual(preparedPolygonBBoxes(preparePolygon(polygon())), []);
   });

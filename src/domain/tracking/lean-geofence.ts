@@ -63,30 +63,21 @@ function preparedPolygonGeometry(this: PreparedLeanPolygon): PolygonGeometry {
 export function leanGeofence(g: Geofence): Geofence {
   const { geometry } = g;
   const rest = leanFields(g);
-  if (g.type === 'circle') {
-    return Object.defineProperty(rest, 'geometry', {
-      get: circleGeometry,
-      enumerable: true,
-      configurable: true,
-    }) as Geofence;
-  }
+  if (g.type === 'circle') return withGeometry(rest, circleGeometry);
   const prepared = preparePolygon(geometry);
   if (samePositions(prepared, geometry)) {
     Object.defineProperty(rest, PREPARED_POLYGON, { value: prepared, enumerable: false });
-    return Object.defineProperty(rest, 'geometry', {
-      get: preparedPolygonGeometry,
-      enumerable: true,
-      configurable: true,
-    }) as Geofence;
+    return withGeometry(rest, preparedPolygonGeometry);
   }
   const packed = pack(geometry);
   if (!packed) return g;
   Object.defineProperty(rest, RINGS, { value: packed, enumerable: false });
-  return Object.defineProperty(rest, 'geometry', {
-    get: polygonGeometry,
-    enumerable: true,
-    configurable: true,
-  }) as Geofence;
+  return withGeometry(rest, polygonGeometry);
+}
+
+/** `fields` with `geometry` read through `get`, one of the shared getters above. */
+function withGeometry(fields: Omit<Geofence, 'geometry'>, get: (this: never) => PolygonGeometry): Geofence {
+  return Object.defineProperty(fields, 'geometry', { get, enumerable: true, configurable: true }) as Geofence;
 }
 
 /**
