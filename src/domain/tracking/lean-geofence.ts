@@ -51,7 +51,8 @@ function preparedPolygonGeometry(this: PreparedLeanPolygon): PolygonGeometry {
  * which is most of a fence's memory, and millions of small arrays for the garbage collector to walk.
  * Circles redraw their 64-gon on read; polygons rebuild the GeoJSON on read from their prepared form
  * (`PREPARED_POLYGON`, which `prepareGeofence` then takes as it is), or, when preparing changed the
- * positions (a ring left open, or moved across the antimeridian), from two flat arrays of their own. `geometry` reads, spreads and `JSON.stringify` see the same value as before.
+ * positions (a ring left open, or moved across the antimeridian), from two flat arrays of their own.
+ * `geometry` reads, spreads and `JSON.stringify` see the same value as before.
  * The fences of a project share one project id string. A ring position with more than two numbers
  * keeps the fence as it is. (Built by a class constructor instead, a lean fence held all its fields
  * in the object, one object fewer each, but an indexed PUT cost 200 µs of server CPU instead of 160:

@@ -83,7 +83,9 @@ export class RecentUsers {
       else this.#delete(key);
     }
     const keys = this.#keysOf.get(user.id);
-    if (keys === undefined) return;
+    // A device's user written again under its one key (nearly every track): nothing to drop.
+    if (keys === undefined || (typeof keys === 'string' && own.includes(keys) && this.#ids.get(keys) === user.id))
+      return;
     const kept = (typeof keys === 'string' ? [keys] : keys).filter((key) => this.#ids.get(key) === user.id);
     for (const key of kept) if (!own.includes(key)) this.#delete(key);
     const still = kept.filter((key) => own.includes(key));
