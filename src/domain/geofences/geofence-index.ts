@@ -8,7 +8,7 @@ import type { BBox } from '../../geo/types.js';
 import type { Geofence } from './geofence.js';
 import { type BuiltTree, buildTreeHere, type TreeBuilder, type TreeInput } from './packed-tree.js';
 import {
-  distanceToGeofenceMeters,
+  distanceToPolygonMeters,
   geofenceBBoxes,
   type PreparedGeofence,
   prepareGeofence,
@@ -313,12 +313,12 @@ export class GeofenceIndex {
       const k = order[j]!;
       if (bound[k]! > worst) break;
       const slot = slots[k]!;
-      const pg = this.#prepared(slot);
       let d = bound[k]!;
       if (kind[slot] !== CIRCLE) {
-        d = distanceToGeofenceMeters(pg, lon, lat);
+        d = distanceToPolygonMeters(this.#polygons[slot]!, lon, lat);
         if (d > worst) continue;
       }
+      const pg = this.#prepared(slot);
       if (filter && !filter(pg)) continue;
       let center = Number.NaN;
       let i = best.length;

@@ -100,7 +100,15 @@ export function signedBoundaryDistanceMeters(
  * the distance to its boundary.
  */
 export function distanceToGeofenceMeters(pg: PreparedGeofence, lon: number, lat: number): number {
+  if (pg.kind === 'polygon') return distanceToPolygonMeters(pg.polygon, lon, lat);
   return Math.max(0, -signedBoundaryDistanceMeters(pg, lon, lat));
+}
+
+/** `distanceToGeofenceMeters` of a polygon fence, from its prepared polygon alone. */
+export function distanceToPolygonMeters(polygon: PreparedPolygon, lon: number, lat: number): number {
+  if (polygonContains(polygon, lon, lat)) return 0;
+  // As signedBoundaryDistanceMeters has it outside: never 0, which would read as inside.
+  return Math.max(Math.abs(polygonBoundaryDistanceMeters(polygon, lon, lat)), Number.MIN_VALUE);
 }
 
 /**
