@@ -1,6 +1,9 @@
 import v8 from 'node:v8';
 
-/** An object on the heap as a snapshot shows it: what it references, by property or internal name. */
+/**
+ * An object on the heap as a snapshot shows it: what it references, by property or internal name, and
+ * its hidden references as `hidden <n>` (a double field's box, a `heap number`, is one).
+ */
 export type HeapObject = Map<string, { node: number; name: string }>;
 
 /**
@@ -26,9 +29,10 @@ export async function heapObjectsWith(key: string, value: string): Promise<HeapO
     for (let k = 0; k < nodes[n + edgeCount]!; k++, e += edgeFields.length) {
       const type = edgeTypes[0][edges[e + edgeType]!];
       // Element and hidden references are named by a number, the others by a string.
-      if (type === 'element' || type === 'hidden') continue;
+      if (type === 'element') continue;
       const to = edges[e + toNode]!;
-      refs.set(strings[edges[e + edgeName]!]!, { node: to, name: strings[nodes[to + nodeName]!]! });
+      const name = type === 'hidden' ? `hidden ${edges[e + edgeName]}` : strings[edges[e + edgeName]!]!;
+      refs.set(name, { node: to, name: strings[nodes[to + nodeName]!]! });
     }
     if (refs.get(key)?.name === value) found.push(refs);
   }

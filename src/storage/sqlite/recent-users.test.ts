@@ -111,4 +111,16 @@ describe('RecentUsers when full', () => {
     assert.equal(recent.get(tenant, 'user_id', 'u1'), '{"id":"x","v":2}');
     assert.equal(recent.get(tenant, 'device_id', 'd2'), '{"id":"y"}');
   });
+
+  it('bounds each shard of a large cache, so it never holds more identities or users than its bound', () => {
+    const bound = 4096;
+    const recent = new RecentUsers(bound);
+    for (let i = 0; i < 3 * bound; i++)
+      recent.found(tenant, 'device_id', `dev-${i}`, `user-${i}`, `{"id":"user-${i}"}`);
+    const kept = Array.from({ length: 3 * bound }, (_, i) => recent.get(tenant, 'device_id', `dev-${i}`) !== undefined);
+    const count = kept.filter(Boolean).length;
+    assert.ok(count <= bound && count > bound * 0.9, `${count} identities kept, bound ${bound}`);
+    assert.equal(kept.slice(0, bound).filter(Boolean).length, 0, 'the oldest went first');
+    assert.equal(recent.get(tenant, 'device_id', `dev-${3 * bound - 1}`), `{"id":"user-${3 * bound - 1}"}`);
+  });
 });

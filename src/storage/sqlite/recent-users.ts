@@ -1,5 +1,6 @@
 import { takeOldest } from '../../cache/bounded-map.js';
 import { flat } from '../../cache/flat-string.js';
+import { ShardedMap } from '../../cache/sharded-map.js';
 import { type Tenant, tenantKey } from '../../domain/tenant.js';
 import type { User } from '../../domain/users/user.js';
 
@@ -7,6 +8,10 @@ import type { User } from '../../domain/users/user.js';
 export type IdentityColumn = 'user_id' | 'device_id';
 
 const MAX_KEYS = 50_000;
+// Shards of about this many keys at least (and at most 64 shards): each is bounded to its share of
+// the keys and evicts its own oldest, so a full cache's rehash moves a shard, not all 50,000.
+const KEYS_PER_SHARD = 1024;
+const MAX_SHARDS = 64;
 
 /**
  * The newest stored user per identity (userId, deviceId) for identities read recently, as the text of
@@ -25,16 +30,24 @@ const MAX_KEYS = 50_000;
 export class RecentUsers {
   // Per identity key, the kept row text and the id of its user: two maps of strings, where an entry
   // object per key was one more object for each major collection to mark (50,000 users kept).
-  readonly #docs = new Map<string, string>();
-  readonly #ids = new Map<string, string>();
+  readonly #docs: ShardedMap<string>;
+  readonly #ids: ShardedMap<string>;
   /**
    * The keys each cached user is under, to drop those a write makes wrong: its one key (a device's
    * usual case) as the string itself, more as an array. Every entry naming a user has its key here:
    * a user evicted from this map takes its entries with it.
    */
-  readonly #keysOf = new Map<string, string | string[]>();
+  readonly #keysOf: ShardedMap<string | string[]>;
+  /** Bound of each shard: the identities (of #docs) and users (of #keysOf) it may hold. */
+  readonly #perShard: number;
 
-  constructor(private readonly maxKeys = MAX_KEYS) {}
+  constructor(maxKeys = MAX_KEYS) {
+    const shards = Math.min(MAX_SHARDS, Math.floor(maxKeys / KEYS_PER_SHARD));
+    this.#docs = new ShardedMap(shards);
+    this.#ids = new ShardedMap(shards);
+    this.#keysOf = new ShardedMap(shards);
+    this.#perShard = Math.ceil(maxKeys / this.#docs.shardCount);
+  }
 
   get(tenant: Tenant, column: IdentityColumn, value: string): string | undefined {
     return this.#docs.get(keyOf(tenant, column, value));
@@ -45,17 +58,24 @@ export class RecentUsers {
     // Flat: a key outlives many collections, and as the rope its template literal makes it was five
     // string objects to copy and mark instead of one (2026-11-29 heap snapshots).
     const key = flat(keyOf(tenant, column, value));
-    if (this.#docs.size >= this.maxKeys && !this.#docs.has(key)) this.#delete(takeOldest(this.#docs)![0]);
-    this.#docs.set(key, doc);
-    this.#ids.set(key, id);
-    const keys = this.#keysOf.get(id);
-    if (keys === undefined) this.#keysOf.set(id, key);
+    const shard = this.#docs.indexOf(key);
+    const docs = this.#docs.shard(shard);
+    const ids = this.#ids.shard(shard);
+    if (docs.size >= this.#perShard && !docs.has(key)) {
+      const oldest = takeOldest(docs)![0];
+      ids.delete(oldest);
+    }
+    docs.set(key, doc);
+    ids.set(key, id);
+    const users = this.#keysOf.shardOf(id);
+    const keys = users.get(id);
+    if (keys === undefined) users.set(id, key);
     else if (typeof keys === 'string') {
-      if (keys !== key) this.#keysOf.set(id, [keys, key]);
+      if (keys !== key) users.set(id, [keys, key]);
     } else if (!keys.includes(key)) keys.push(key);
-    if (this.#keysOf.size > this.maxKeys) {
+    if (users.size > this.#perShard) {
       // Through the map's cursor: a fresh `keys()` walks every slot deleted since the last rehash.
-      const [oldest, itsKeys] = takeOldest(this.#keysOf)!;
+      const [oldest, itsKeys] = takeOldest(users)!;
       this.#dropEntries(oldest, itsKeys);
     }
   }
@@ -121,8 +141,9 @@ export class RecentUsers {
   }
 
   #delete(key: string): void {
-    this.#docs.delete(key);
-    this.#ids.delete(key);
+    const shard = this.#docs.indexOf(key);
+    this.#docs.shard(shard).delete(key);
+    this.#ids.shard(shard).delete(key);
   }
 }
 
