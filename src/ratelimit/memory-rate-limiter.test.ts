@@ -67,6 +67,9 @@ describe('MemoryRateLimiter', () => {
     for (let i = 0; i < 5000; i += 997) assert.equal(l.consume(`k${i}`, device, t0 + 6000).allowed, true);
     assert.equal(l.consume('k1', device, t0 + 5000).allowed, true);
     assert.equal(l.consume('k1', device, t0 + 5500).allowed, false);
+    // Keys past the first 4,096 sit in a second block of slots, and count apart as well.
+    assert.equal(l.consume('k4500', device, t0 + 5000).allowed, false);
+    assert.equal(l.consume('k4501', device, t0 + 5501).allowed, true);
     // A day after k0..k2999 opened their windows they go, but for the five of them that opened one
     // again later (k0, k1, k997, k1994, k2991); k3000 on are younger and stay.
     l.sweep(t0 + DAY + 3000);
