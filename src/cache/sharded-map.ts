@@ -8,7 +8,7 @@ const HASHED_CHARS = 16;
  * A `Map<string, V>` spread over several maps by a hash of the key. V8 moves a whole Map to a new
  * table, on the event loop and all at once, when it grows and when deleted slots have filled it (a
  * cache that evicts one entry per insert): at 130,000–500,000 keys that took 13–39 ms here, and a
- * 50,000-key cache evicting on every insert paused 20–34 ms every ~80,000 inserts (2026-11-29). A
+ * 50,000-key cache evicting on every insert paused 19–34 ms every ~80,000 inserts (2026-11-29). A
  * shard's rehash moves only its share of the keys. Iteration order is per shard.
  */
 export class ShardedMap<V> {

@@ -13,7 +13,8 @@ const BLOCK_BITS = 12;
 const BLOCK_SLOTS = 1 << BLOCK_BITS;
 const IN_BLOCK = BLOCK_SLOTS - 1;
 // A day of a fleet's devices is hundreds of thousands of keys: in one Map, each doubling of its table
-// stopped the event loop for 13-39 ms (131,072-524,288 keys); spread over 256, a shard's takes ~0.1.
+// stopped the event loop for 13-39 ms (131,072-524,288 keys); spread over 256, a rehash moves a
+// 256th of them.
 const KEY_SHARDS = 256;
 
 /**
