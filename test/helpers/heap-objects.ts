@@ -39,8 +39,23 @@ export async function heapObjectsWith(key: string, value: string): Promise<HeapO
   return found;
 }
 
+/** How many live strings on the heap hold `fragment` (from a heap snapshot, as above). */
+export async function heapStringsWith(fragment: string): Promise<number> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of v8.getHeapSnapshot()) chunks.push(chunk as Buffer);
+  const { snapshot, nodes, strings } = JSON.parse(Buffer.concat(chunks).toString()) as Snapshot;
+  const { node_fields: nodeFields, node_types: nodeTypes } = snapshot.meta;
+  const [type, name] = [nodeFields.indexOf('type'), nodeFields.indexOf('name')];
+  let count = 0;
+  for (let n = 0; n < nodes.length; n += nodeFields.length)
+    if (nodeTypes[0][nodes[n + type]!] === 'string' && strings[nodes[n + name]!]!.includes(fragment)) count++;
+  return count;
+}
+
 interface Snapshot {
-  snapshot: { meta: { node_fields: string[]; edge_fields: string[]; edge_types: [string[]] } };
+  snapshot: {
+    meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] };
+  };
   nodes: number[];
   edges: number[];
   strings: string[];

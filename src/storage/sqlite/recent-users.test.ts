@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { makeUser } from '../../../test/helpers/fixtures.js';
+import { heapStringsWith } from '../../../test/helpers/heap-objects.js';
 import { withSqliteStore } from '../../../test/helpers/sqlite-store.js';
 import type { User } from '../../domain/users/user.js';
 import { RecentUsers } from './recent-users.js';
@@ -122,5 +123,20 @@ describe('RecentUsers when full', () => {
     assert.ok(count <= bound && count > bound * 0.9, `${count} identities kept, bound ${bound}`);
     assert.equal(kept.slice(0, bound).filter(Boolean).length, 0, 'the oldest went first');
     assert.equal(recent.get(tenant, 'device_id', `dev-${3 * bound - 1}`), `{"id":"user-${3 * bound - 1}"}`);
+  });
+
+  it('keeps row texts off the JavaScript heap, and drops one the ring has written over', async () => {
+    const recent = new RecentUsers(2);
+    const marker = `ring-${process.pid}-${Date.now()}`;
+    // Made here and let go: only the cache could keep a copy of it on the heap.
+    const keep = () => recent.found(tenant, 'device_id', 'd1', 'x', JSON.stringify({ id: 'x', marker }));
+    keep();
+    assert.equal(await heapStringsWith(`"marker":"${marker}"`), 0, 'the row text is not a string on the heap');
+    assert.equal(recent.get(tenant, 'device_id', 'd1'), JSON.stringify({ id: 'x', marker }));
+    // The ring holds 2,560 bytes for two keys: two 1,500-byte texts cannot both stay.
+    recent.found(tenant, 'device_id', 'd2', 'y', `{"id":"y","pad":"${'p'.repeat(1500)}"}`);
+    recent.found(tenant, 'device_id', 'd3', 'z', `{"id":"z","pad":"${'q'.repeat(1500)}"}`);
+    assert.equal(recent.get(tenant, 'device_id', 'd2'), undefined, 'written over by d3');
+    assert.match(recent.get(tenant, 'device_id', 'd3') ?? '', /"id":"z"/);
   });
 });

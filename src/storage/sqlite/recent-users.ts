@@ -1,6 +1,7 @@
 import { takeOldest } from '../../cache/bounded-map.js';
 import { flat } from '../../cache/flat-string.js';
 import { ShardedMap } from '../../cache/sharded-map.js';
+import { TextRing } from '../../cache/text-ring.js';
 import { type Tenant, tenantKey } from '../../domain/tenant.js';
 import type { User } from '../../domain/users/user.js';
 
@@ -12,6 +13,9 @@ const MAX_KEYS = 50_000;
 // the keys and evicts its own oldest, so a full cache's rehash moves a shard, not all 50,000.
 const KEYS_PER_SHARD = 1024;
 const MAX_SHARDS = 64;
+// The row texts' ring: 64 MB for 50,000 keys, room for a 1,280-byte text each (a device's user is
+// ~700), so the key bound, not the ring, decides what is kept as a rule.
+const RING_BYTES_PER_KEY = 1280;
 
 /**
  * The newest stored user per identity (userId, deviceId) for identities read recently, as the text of
@@ -28,9 +32,11 @@ const MAX_SHARDS = 64;
  * write of a user drops that user and its identities (`forget`, `forgetKey`).
  */
 export class RecentUsers {
-  // Per identity key, the kept row text and the id of its user: two maps of strings, where an entry
-  // object per key was one more object for each major collection to mark (50,000 users kept).
-  readonly #docs: ShardedMap<string>;
+  // Per identity key, the kept row text (its handle in #texts) and the id of its user: two maps of a
+  // number and a string, where an entry object per key was one more object for each major collection
+  // to mark (50,000 users kept).
+  readonly #docs: ShardedMap<number>;
+  readonly #texts: TextRing;
   readonly #ids: ShardedMap<string>;
   /**
    * The keys each cached user is under, to drop those a write makes wrong: its one key (a device's
@@ -47,10 +53,17 @@ export class RecentUsers {
     this.#ids = new ShardedMap(shards);
     this.#keysOf = new ShardedMap(shards);
     this.#perShard = Math.ceil(maxKeys / this.#docs.shardCount);
+    this.#texts = new TextRing(maxKeys * RING_BYTES_PER_KEY, this.#perShard * this.#docs.shardCount);
   }
 
   get(tenant: Tenant, column: IdentityColumn, value: string): string | undefined {
-    return this.#docs.get(keyOf(tenant, column, value));
+    const key = keyOf(tenant, column, value);
+    const handle = this.#docs.get(key);
+    if (handle === undefined) return undefined;
+    const doc = this.#texts.get(handle);
+    // Written over in the ring by newer texts: gone, as if evicted.
+    if (doc === undefined) this.#delete(key);
+    return doc;
   }
 
   /** A database read found `doc` (user `id`) as the newest with this identity. */
@@ -62,10 +75,14 @@ export class RecentUsers {
     const docs = this.#docs.shard(shard);
     const ids = this.#ids.shard(shard);
     if (docs.size >= this.#perShard && !docs.has(key)) {
-      const oldest = takeOldest(docs)![0];
+      const [oldest, handle] = takeOldest(docs)!;
+      this.#texts.release(handle);
       ids.delete(oldest);
     }
-    docs.set(key, doc);
+    if (!this.#setDoc(docs, key, doc)) {
+      ids.delete(key);
+      return;
+    }
     ids.set(key, id);
     const users = this.#keysOf.shardOf(id);
     const keys = users.get(id);
@@ -99,8 +116,7 @@ export class RecentUsers {
     for (const key of own) {
       const id = this.#ids.get(key);
       if (id === undefined) continue;
-      if (id === user.id) this.#docs.set(key, doc);
-      else this.#delete(key);
+      if (id !== user.id || !this.#setDoc(this.#docs.shardOf(key), key, doc)) this.#delete(key);
     }
     const keys = this.#keysOf.get(user.id);
     // A device's user written again under its one key (nearly every track): nothing to drop.
@@ -114,6 +130,7 @@ export class RecentUsers {
 
   clear(): void {
     this.#docs.clear();
+    this.#texts.clear();
     this.#ids.clear();
     this.#keysOf.clear();
   }
@@ -142,8 +159,26 @@ export class RecentUsers {
 
   #delete(key: string): void {
     const shard = this.#docs.indexOf(key);
-    this.#docs.shard(shard).delete(key);
+    const docs = this.#docs.shard(shard);
+    const handle = docs.get(key);
+    if (handle !== undefined) {
+      this.#texts.release(handle);
+      docs.delete(key);
+    }
     this.#ids.shard(shard).delete(key);
+  }
+
+  /** Keeps `doc` as the text of `key` in its shard `docs`; false (and no entry) when the ring cannot. */
+  #setDoc(docs: Map<string, number>, key: string, doc: string): boolean {
+    const old = docs.get(key);
+    if (old !== undefined) this.#texts.release(old);
+    const handle = this.#texts.put(doc);
+    if (handle < 0) {
+      docs.delete(key);
+      return false;
+    }
+    docs.set(key, handle);
+    return true;
   }
 }
 
