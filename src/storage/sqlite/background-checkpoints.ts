@@ -127,6 +127,9 @@ export class BackgroundCheckpoints {
   close(): Promise<void> {
     this.closed ??= new Promise<void>((resolve) => {
       if (this.exited) return resolve();
+      // Held while it finishes: an unreferenced thread let a process with nothing else to do end
+      // before the last checkpoint, with `close` never settled.
+      this.worker.ref();
       this.worker.once('exit', () => resolve());
       this.worker.once('message', () => void this.worker.terminate());
       this.worker.postMessage('close');

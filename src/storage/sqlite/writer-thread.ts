@@ -299,7 +299,8 @@ export class WriterThread implements OpsCommitter {
     for (const [id, err] of reply.failed ?? []) {
       this.take(id)?.reject(Object.assign(new Error(err.message), err.code ? { code: err.code } : {}));
     }
-    if (this.pending.size === 0) this.worker.unref();
+    // Not while closing: the thread must keep the process up until it has exited.
+    if (this.pending.size === 0 && !this.closing) this.worker.unref();
   }
 
   private take(id: number): Pending | undefined {
