@@ -43,4 +43,15 @@ describe('TextRing', () => {
     assert.notEqual(ring.put('d'), -1);
     assert.notEqual(ring.put('e'), -1);
   });
+
+  it('keeps a text with two references until both are released', () => {
+    const ring = new TextRing(100, 1);
+    const a = ring.put('shared');
+    assert.equal(ring.retain(a), a);
+    ring.release(a);
+    assert.equal(ring.put('other'), -1, 'the handle is still held');
+    assert.equal(ring.get(a), 'shared');
+    ring.release(a);
+    assert.notEqual(ring.put('other'), -1, 'free once both are released');
+  });
 });

@@ -7,8 +7,9 @@
  * Here a text is bytes the collector never sees, and a read makes a short-lived string.
  *
  * A handle reads its text until the ring has taken `capacity` more bytes since it was written (then
- * `get` answers undefined) or until it is released; a released handle may be given out again, so a
- * caller releases each handle once and reads it no more after.
+ * `get` answers undefined) or until every reference to it is released: `put` gives one and `retain`
+ * one more (one text kept under several keys is written once). A handle with none left may be given
+ * out again, so a caller releases each reference once and reads through it no more after.
  */
 export class TextRing {
   readonly #buf: Buffer;
@@ -17,6 +18,8 @@ export class TextRing {
   /** Per handle: where its text starts (as `#head` counts), and its length in bytes. */
   readonly #start: Float64Array;
   readonly #length: Int32Array;
+  /** Per handle: the references to it not yet released. */
+  readonly #refs: Uint32Array;
   /** Handles not in use, as a stack. */
   readonly #free: Int32Array;
   #freeCount: number;
@@ -29,6 +32,7 @@ export class TextRing {
     this.#buf = Buffer.allocUnsafeSlow(capacity);
     this.#start = new Float64Array(handles);
     this.#length = new Int32Array(handles);
+    this.#refs = new Uint32Array(handles);
     this.#free = Int32Array.from({ length: handles }, (_, i) => handles - 1 - i);
     this.#freeCount = handles;
   }
@@ -47,7 +51,14 @@ export class TextRing {
     const handle = this.#free[--this.#freeCount]!;
     this.#start[handle] = this.#head;
     this.#length[handle] = length;
+    this.#refs[handle] = 1;
     this.#head += length;
+    return handle;
+  }
+
+  /** One more reference to `handle`'s text; returns the handle. */
+  retain(handle: number): number {
+    this.#refs[handle]!++;
     return handle;
   }
 
@@ -59,9 +70,9 @@ export class TextRing {
     return this.#buf.toString('utf8', at, at + this.#length[handle]!);
   }
 
-  /** Gives `handle` back, to be handed out again. */
+  /** Gives back one reference to `handle`; with the last, the handle may be handed out again. */
   release(handle: number): void {
-    this.#free[this.#freeCount++] = handle;
+    if (--this.#refs[handle]! === 0) this.#free[this.#freeCount++] = handle;
   }
 
   /** Releases every handle. */
@@ -69,5 +80,6 @@ export class TextRing {
     const handles = this.#free.length;
     for (let i = 0; i < handles; i++) this.#free[i] = handles - 1 - i;
     this.#freeCount = handles;
+    this.#refs.fill(0);
   }
 }

@@ -13,9 +13,7 @@ export type HeapObject = Map<string, { node: number; name: string }>;
  * objects holding one string or two copies of it. A snapshot of a test process takes ~0.5 s.
  */
 export async function heapObjectsWith(key: string, value: string): Promise<HeapObject[]> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of v8.getHeapSnapshot()) chunks.push(chunk as Buffer);
-  const { snapshot, nodes, edges, strings } = JSON.parse(Buffer.concat(chunks).toString()) as Snapshot;
+  const { snapshot, nodes, edges, strings } = await heapSnapshot();
   const { node_fields: nodeFields, edge_fields: edgeFields, edge_types: edgeTypes } = snapshot.meta;
   const nodeName = nodeFields.indexOf('name');
   const edgeCount = nodeFields.indexOf('edge_count');
@@ -41,15 +39,19 @@ export async function heapObjectsWith(key: string, value: string): Promise<HeapO
 
 /** How many live strings on the heap hold `fragment` (from a heap snapshot, as above). */
 export async function heapStringsWith(fragment: string): Promise<number> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of v8.getHeapSnapshot()) chunks.push(chunk as Buffer);
-  const { snapshot, nodes, strings } = JSON.parse(Buffer.concat(chunks).toString()) as Snapshot;
+  const { snapshot, nodes, strings } = await heapSnapshot();
   const { node_fields: nodeFields, node_types: nodeTypes } = snapshot.meta;
   const [type, name] = [nodeFields.indexOf('type'), nodeFields.indexOf('name')];
   let count = 0;
   for (let n = 0; n < nodes.length; n += nodeFields.length)
     if (nodeTypes[0][nodes[n + type]!] === 'string' && strings[nodes[n + name]!]!.includes(fragment)) count++;
   return count;
+}
+
+async function heapSnapshot(): Promise<Snapshot> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of v8.getHeapSnapshot()) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString()) as Snapshot;
 }
 
 interface Snapshot {

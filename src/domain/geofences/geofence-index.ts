@@ -354,11 +354,10 @@ export class GeofenceIndex {
   /** The held slot's fence prepared, as `prepareGeofence` would make it (the same shape of object). */
   #prepared(slot: number): PreparedGeofence {
     const geofence = this.#fences[slot]!;
-    if (this.#kind[slot] === CIRCLE) {
-      const radiusMeters = geofence.geometryRadius;
-      return { kind: 'circle', geofence, center: geofence.geometryCenter, radiusMeters, sizeMeters: radiusMeters };
-    }
-    return { kind: 'polygon', geofence, polygon: this.#polygons[slot]!, sizeMeters: this.#size[slot]! };
+    const sizeMeters = this.#size[slot]!;
+    if (this.#kind[slot] === CIRCLE)
+      return { kind: 'circle', geofence, center: geofence.geometryCenter, radiusMeters: sizeMeters, sizeMeters };
+    return { kind: 'polygon', geofence, polygon: this.#polygons[slot]!, sizeMeters };
   }
 
   /** The held slots whose box meets one of `boxes`, each once. */

@@ -53,7 +53,8 @@ export class RecentUsers {
     this.#ids = new ShardedMap(shards);
     this.#keysOf = new ShardedMap(shards);
     this.#perShard = Math.ceil(maxKeys / this.#docs.shardCount);
-    this.#texts = new TextRing(maxKeys * RING_BYTES_PER_KEY, this.#perShard * this.#docs.shardCount);
+    // A handle per entry, and one for the text being put before an entry takes it (and room is made).
+    this.#texts = new TextRing(maxKeys * RING_BYTES_PER_KEY, this.#perShard * this.#docs.shardCount + 1);
   }
 
   get(tenant: Tenant, column: IdentityColumn, value: string): string | undefined {
@@ -68,6 +69,13 @@ export class RecentUsers {
 
   /** A database read found `doc` (user `id`) as the newest with this identity. */
   found(tenant: Tenant, column: IdentityColumn, value: string, id: string, doc: string): void {
+    const handle = this.#texts.put(doc);
+    this.#found(tenant, column, value, id, handle);
+    this.#let(handle);
+  }
+
+  /** `found`, with the row text already in the ring (`handle`, which an entry retains; -1: not kept). */
+  #found(tenant: Tenant, column: IdentityColumn, value: string, id: string, handle: number): void {
     // Flat: a key outlives many collections, and as the rope its template literal makes it was five
     // string objects to copy and mark instead of one (2026-11-29 heap snapshots).
     const key = flat(keyOf(tenant, column, value));
@@ -79,7 +87,7 @@ export class RecentUsers {
       this.#texts.release(handle);
       ids.delete(oldest);
     }
-    if (!this.#setDoc(docs, key, doc)) {
+    if (!this.#setDoc(docs, key, handle)) {
       ids.delete(key);
       return;
     }
@@ -103,8 +111,11 @@ export class RecentUsers {
    */
   created(user: User, doc: string): void {
     const tenant = { projectId: user.projectId, live: user.live };
-    if (user.deviceId !== null) this.found(tenant, 'device_id', user.deviceId, user.id, doc);
-    if (user.userId !== null) this.found(tenant, 'user_id', user.userId, user.id, doc);
+    // One copy in the ring for both identities.
+    const handle = this.#texts.put(doc);
+    if (user.deviceId !== null) this.#found(tenant, 'device_id', user.deviceId, user.id, handle);
+    if (user.userId !== null) this.#found(tenant, 'user_id', user.userId, user.id, handle);
+    this.#let(handle);
   }
 
   /** `user` was committed with row text `doc`. */
@@ -113,11 +124,15 @@ export class RecentUsers {
     const own: string[] = [];
     if (user.deviceId !== null) own.push(keyOf(tenant, 'device_id', user.deviceId));
     if (user.userId !== null) own.push(keyOf(tenant, 'user_id', user.userId));
+    // Put in the ring once, and only if an entry of this user takes it.
+    let handle: number | undefined;
     for (const key of own) {
       const id = this.#ids.get(key);
       if (id === undefined) continue;
-      if (id !== user.id || !this.#setDoc(this.#docs.shardOf(key), key, doc)) this.#delete(key);
+      if (id === user.id) handle ??= this.#texts.put(doc);
+      if (id !== user.id || !this.#setDoc(this.#docs.shardOf(key), key, handle!)) this.#delete(key);
     }
+    if (handle !== undefined) this.#let(handle);
     const keys = this.#keysOf.get(user.id);
     // A device's user written again under its one key (nearly every track): nothing to drop.
     if (keys === undefined || (typeof keys === 'string' && own.includes(keys) && this.#ids.get(keys) === user.id))
@@ -168,11 +183,17 @@ export class RecentUsers {
     this.#ids.shard(shard).delete(key);
   }
 
-  /** Keeps `doc` as the text of `key` in its shard `docs`; false (and no entry) when the ring cannot. */
-  #setDoc(docs: Map<string, number>, key: string, doc: string): boolean {
+  /** Lets go of the reference `put` gave (the entries that took the text hold their own). */
+  #let(handle: number): void {
+    if (handle >= 0) this.#texts.release(handle);
+  }
+
+  /** Keeps the text of `handle` as `key`'s in its shard `docs`; false (and no entry) when there is none (-1). */
+  #setDoc(docs: Map<string, number>, key: string, handle: number): boolean {
     const old = docs.get(key);
+    // Retained first: `old` may be this very handle.
+    if (handle >= 0) this.#texts.retain(handle);
     if (old !== undefined) this.#texts.release(old);
-    const handle = this.#texts.put(doc);
     if (handle < 0) {
       docs.delete(key);
       return false;
