@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { heapStringsWith } from '../../test/helpers/heap-objects.js';
+import { flat } from '../cache/flat-string.js';
 import { MAX_RULES_PER_KEY, MemoryRateLimiter } from './memory-rate-limiter.js';
 import type { RateRule } from './rate-limiter.js';
 
@@ -84,5 +86,21 @@ describe('MemoryRateLimiter', () => {
     assert.equal(l.consume('k4999', device, t0 + 5800).allowed, false);
     for (let i = 0; i < 4000; i++) assert.equal(l.consume(`n${i}`, device, t0 + DAY + 4000).allowed, true);
     assert.equal(l.consume('k4999', device, t0 + 5900).allowed, false);
+  });
+
+  it('keeps no key on the JavaScript heap: a day of a fleet is no work for the collector', async () => {
+    const l = limiter();
+    const marker = `fleet${process.pid}x${Date.now()}`;
+    // Flat strings (as a snapshot counts them), made in functions of their own and let go: only the
+    // limiter could keep them.
+    const key = (i: number) => flat(`track:0123456789abcdef01234567:1:${marker}-${i}`);
+    const consumeAll = (now: number) => {
+      for (let i = 0; i < 3000; i++) l.consume(key(i), device, now);
+    };
+    consumeAll(0);
+    consumeAll(10);
+    assert.equal(l.size, 3000);
+    assert.equal(l.consume(key(2999), device, 20).allowed, false, 'each key still counts its own windows');
+    assert.equal(await heapStringsWith(`:${marker}-`), 0, 'no key is a string on the heap');
   });
 });

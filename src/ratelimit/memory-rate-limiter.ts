@@ -1,21 +1,11 @@
-import { flat } from '../cache/flat-string.js';
-import { ShardedMap } from '../cache/sharded-map.js';
+import { BLOCK_BITS, BLOCK_SLOTS, KeySlots } from '../cache/key-slots.js';
 import type { RateDecision, RateLimiter, RateRule } from './rate-limiter.js';
 
 /** Windows one key keeps at most: as many as the limit with the most rules has (a device's: 3). */
 export const MAX_RULES_PER_KEY = 4;
 /** A key none of whose windows opened within this long is forgotten by the sweep. */
 const FORGET_AFTER_MS = 86_400_000;
-// Slots come in blocks of this many, each block's windows in typed arrays of their own: a new block is
-// all that growing allocates. Doubling one set of arrays copied them all at once, 10.6 ms on the event
-// loop at 262,144 keys (2026-11-29), and more each time.
-const BLOCK_BITS = 12;
-const BLOCK_SLOTS = 1 << BLOCK_BITS;
 const IN_BLOCK = BLOCK_SLOTS - 1;
-// A day of a fleet's devices is hundreds of thousands of keys: in one Map, each doubling of its table
-// stopped the event loop for 13-39 ms (131,072-524,288 keys); spread over 256, a rehash moves a
-// 256th of them.
-const KEY_SHARDS = 256;
 
 /**
  * Windows open at a key's first request (not on clock boundaries), so "1 per second" means one
@@ -25,17 +15,18 @@ const KEY_SHARDS = 256;
  * limit), so a fleet leaves one entry per device seen that day, and as an array of window objects
  * each cost ~180 bytes in seven objects that the collector promoted on the device's first track and
  * marked on every major collection after (with a new device a track, ~400 bytes a track promoted,
- * 2026-11-29). Now a key costs its string and a map entry on the heap, and 48 bytes beside it.
+ * 2026-11-29). The keys, too, are off the heap (`KeySlots`): a key costs ~170 bytes of typed arrays
+ * (its cell, its windows, its table entry) and nothing for the collector to trace. Slots are in
+ * blocks of 4,096, each block's windows in typed arrays of their own: a new block is all that growing
+ * allocates (doubling one set of arrays copied them all at once, 10.6 ms at 262,144 keys).
  */
 export class MemoryRateLimiter implements RateLimiter {
-  private readonly slots = new ShardedMap<number>(KEY_SHARDS);
+  private readonly keys = new KeySlots();
   /** Per block, per slot: how many windows its key has (0: free). */
   private readonly ruleCounts: Uint8Array[] = [];
   /** Per block, per slot, `MAX_RULES_PER_KEY` windows each: when the window opened (epoch ms), and its count. */
   private readonly starts: Float64Array[] = [];
   private readonly counts: Uint32Array[] = [];
-  private readonly freed: number[] = [];
-  private used = 0;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(sweepEveryMs = 60_000) {
@@ -46,12 +37,10 @@ export class MemoryRateLimiter implements RateLimiter {
   consume(key: string, rules: readonly RateRule[], now: number): RateDecision {
     if (rules.length > MAX_RULES_PER_KEY)
       throw new Error(`a rate limit has at most ${MAX_RULES_PER_KEY} rules; this one has ${rules.length}`);
-    let slot = this.slots.get(key);
-    if (slot === undefined) {
-      slot = this.takeSlot();
-      // Kept for a day: flat, not the rope of pieces a template literal makes (a device's key was
-      // eight or nine string objects, most of what its first track left to the old generation).
-      this.slots.set(flat(key), slot);
+    let slot = this.keys.get(key);
+    if (slot < 0) {
+      slot = this.keys.add(key);
+      if (slot >>> BLOCK_BITS === this.ruleCounts.length) this.addBlock();
     }
     const block = slot >>> BLOCK_BITS;
     const starts = this.starts[block]!;
@@ -84,23 +73,24 @@ export class MemoryRateLimiter implements RateLimiter {
 
   /** Keys seen so far and not yet swept (for tests). */
   get size(): number {
-    return this.slots.size;
+    return this.keys.size;
   }
 
   /** Forgets the keys whose every window opened more than a day before `now`. */
   sweep(now: number): void {
-    for (const [key, slot] of this.slots) {
+    for (let slot = 0; slot < this.keys.slotCount; slot++) {
       const block = slot >>> BLOCK_BITS;
       const ruleCounts = this.ruleCounts[block]!;
-      const starts = this.starts[block]!;
       const at = slot & IN_BLOCK;
+      // 0: a free slot (its key forgotten before), or one whose key has not consumed yet.
+      if (ruleCounts[at] === 0) continue;
+      const starts = this.starts[block]!;
       const base = at * MAX_RULES_PER_KEY;
       let stale = true;
       for (let i = 0; i < ruleCounts[at]! && stale; i++) stale = now - starts[base + i]! > FORGET_AFTER_MS;
       if (!stale) continue;
-      this.slots.delete(key);
+      this.keys.delete(slot);
       ruleCounts[at] = 0;
-      this.freed.push(slot);
     }
   }
 
@@ -110,14 +100,9 @@ export class MemoryRateLimiter implements RateLimiter {
     clearInterval(this.sweeper);
   }
 
-  private takeSlot(): number {
-    const reused = this.freed.pop();
-    if (reused !== undefined) return reused;
-    if (this.used === this.ruleCounts.length * BLOCK_SLOTS) {
-      this.ruleCounts.push(new Uint8Array(BLOCK_SLOTS));
-      this.starts.push(new Float64Array(BLOCK_SLOTS * MAX_RULES_PER_KEY));
-      this.counts.push(new Uint32Array(BLOCK_SLOTS * MAX_RULES_PER_KEY));
-    }
-    return this.used++;
+  private addBlock(): void {
+    this.ruleCounts.push(new Uint8Array(BLOCK_SLOTS));
+    this.starts.push(new Float64Array(BLOCK_SLOTS * MAX_RULES_PER_KEY));
+    this.counts.push(new Uint32Array(BLOCK_SLOTS * MAX_RULES_PER_KEY));
   }
 }
