@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { heapStringsWith } from '../../test/helpers/heap-objects.js';
+import { poll } from '../../test/helpers/poll.js';
 import { flat } from '../cache/flat-string.js';
 import { MAX_RULES_PER_KEY, MemoryRateLimiter } from './memory-rate-limiter.js';
 import type { RateRule } from './rate-limiter.js';
@@ -14,8 +15,8 @@ const device: RateRule[] = [
 
 describe('MemoryRateLimiter', () => {
   const limiters: MemoryRateLimiter[] = [];
-  const limiter = () => {
-    const l = new MemoryRateLimiter();
+  const limiter = (sweepEveryMs?: number) => {
+    const l = new MemoryRateLimiter(sweepEveryMs);
     limiters.push(l);
     return l;
   };
@@ -102,5 +103,15 @@ describe('MemoryRateLimiter', () => {
     assert.equal(l.size, 3000);
     assert.equal(l.consume(key(2999), device, 20).allowed, false, 'each key still counts its own windows');
     assert.equal(await heapStringsWith(`:${marker}-`), 0, 'no key is a string on the heap');
+  });
+
+  it('sweeps on its timer a part at a time, through more keys than a part holds', async () => {
+    const l = limiter(50);
+    const dayAgo = Date.now() - DAY - 60_000;
+    // More than the 65,536 slots of a part: the sweep goes on in later turns and reaches them all.
+    for (let i = 0; i < 70_000; i++) l.consume(`old${i}`, device, dayAgo);
+    l.consume('fresh', device, Date.now());
+    assert.ok(await poll(async () => l.size === 1, 5000, 20), `${l.size} keys left`);
+    assert.equal(l.consume('fresh', device, Date.now()).allowed, false, 'the fresh key is kept, with its windows');
   });
 });

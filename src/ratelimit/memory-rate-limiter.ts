@@ -6,6 +6,8 @@ export const MAX_RULES_PER_KEY = 4;
 /** A key none of whose windows opened within this long is forgotten by the sweep. */
 const FORGET_AFTER_MS = 86_400_000;
 const IN_BLOCK = BLOCK_SLOTS - 1;
+// Slots a timed sweep looks at per turn of the event loop: ~1 ms of it (a million in 12 ms, none stale).
+const SWEEP_PART_SLOTS = 65_536;
 
 /**
  * Windows open at a key's first request (not on clock boundaries), so "1 per second" means one
@@ -28,9 +30,10 @@ export class MemoryRateLimiter implements RateLimiter {
   private readonly starts: Float64Array[] = [];
   private readonly counts: Uint32Array[] = [];
   private readonly sweeper: NodeJS.Timeout;
+  private closed = false;
 
   constructor(sweepEveryMs = 60_000) {
-    this.sweeper = setInterval(() => this.sweep(Date.now()), sweepEveryMs);
+    this.sweeper = setInterval(() => this.sweepInParts(Date.now(), 0), sweepEveryMs);
     this.sweeper.unref();
   }
 
@@ -78,7 +81,22 @@ export class MemoryRateLimiter implements RateLimiter {
 
   /** Forgets the keys whose every window opened more than a day before `now`. */
   sweep(now: number): void {
-    for (let slot = 0; slot < this.keys.slotCount; slot++) {
+    this.sweepSlots(now, 0, this.keys.slotCount);
+  }
+
+  /**
+   * `sweep` a part at a time, one a turn of the event loop: over a million keys at once it held the
+   * loop for 12 ms when none was stale and 107 ms when half were (2026-11-29).
+   */
+  private sweepInParts(now: number, from: number): void {
+    if (this.closed) return;
+    const to = Math.min(from + SWEEP_PART_SLOTS, this.keys.slotCount);
+    this.sweepSlots(now, from, to);
+    if (to < this.keys.slotCount) setImmediate(() => this.sweepInParts(now, to)).unref();
+  }
+
+  private sweepSlots(now: number, from: number, to: number): void {
+    for (let slot = from; slot < to; slot++) {
       const block = slot >>> BLOCK_BITS;
       const ruleCounts = this.ruleCounts[block]!;
       const at = slot & IN_BLOCK;
@@ -97,6 +115,7 @@ export class MemoryRateLimiter implements RateLimiter {
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.sweeper);
   }
 
