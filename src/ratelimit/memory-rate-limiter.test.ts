@@ -59,8 +59,10 @@ describe('MemoryRateLimiter', () => {
           Array.from({ length: MAX_RULES_PER_KEY + 1 }, () => one[0]!),
           30,
         ),
-      /at most 4 rules/,
+      /1 to 4 rules; this one has 5/,
     );
+    assert.throws(() => l.consume('none', [], 40), /1 to 4 rules; this one has 0/);
+    assert.equal(l.size, 1, 'a refused limit keeps no key');
   });
 
   it('keeps thousands of keys apart, forgets those idle for a day and reuses their room', () => {

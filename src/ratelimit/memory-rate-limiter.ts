@@ -38,8 +38,9 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   consume(key: string, rules: readonly RateRule[], now: number): RateDecision {
-    if (rules.length > MAX_RULES_PER_KEY)
-      throw new Error(`a rate limit has at most ${MAX_RULES_PER_KEY} rules; this one has ${rules.length}`);
+    // At least one: a held key's rule count is never 0, which marks a free slot for the sweep.
+    if (rules.length === 0 || rules.length > MAX_RULES_PER_KEY)
+      throw new Error(`a rate limit has 1 to ${MAX_RULES_PER_KEY} rules; this one has ${rules.length}`);
     let slot = this.keys.get(key);
     if (slot < 0) {
       slot = this.keys.add(key);
@@ -100,7 +101,7 @@ export class MemoryRateLimiter implements RateLimiter {
       const block = slot >>> BLOCK_BITS;
       const ruleCounts = this.ruleCounts[block]!;
       const at = slot & IN_BLOCK;
-      // 0: a free slot (its key forgotten before), or one whose key has not consumed yet.
+      // 0: a free slot (its key forgotten before, or never given out).
       if (ruleCounts[at] === 0) continue;
       const starts = this.starts[block]!;
       const base = at * MAX_RULES_PER_KEY;
