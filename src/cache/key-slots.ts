@@ -1,4 +1,5 @@
 import { fnv1a } from './fnv1a.js';
+import { tableHome } from './table-home.js';
 
 /** Slots come in blocks of this many (`BLOCK_SLOTS`): the callers' per-slot arrays grow in the same steps. */
 export const BLOCK_BITS = 12;
@@ -58,12 +59,28 @@ export class KeySlots {
 
   /** The slot of `key`, or -1. */
   get(key: string): number {
+    return this.#find(key, hashOf(key));
+  }
+
+  /** Takes a slot for `key`, which must not be held (`get` is -1). */
+  add(key: string): number {
+    return this.#add(key, hashOf(key));
+  }
+
+  /** The slot of `key`, taken for it if it has none: `get`, then `add`, hashing the key once. */
+  take(key: string): number {
+    const hash = hashOf(key);
+    const slot = this.#find(key, hash);
+    return slot >= 0 ? slot : this.#add(key, hash);
+  }
+
+  /** `hash`: the key's `hashOf`. */
+  #find(key: string, hash: number): number {
     if (key.length <= CELL_CHARS) {
-      const hash = fnv1a(key);
       const shard = hash & SHARD_MASK;
       const table = this.#tables[shard]!;
       const mask = table.length - 1;
-      for (let i = home(hash, this.#bits[shard]!); ; i = (i + 1) & mask) {
+      for (let i = tableHome(hash, this.#bits[shard]!); ; i = (i + 1) & mask) {
         const entry = table[i]!;
         if (entry === EMPTY) break;
         if (entry !== DELETED && this.#holds(entry - 1, key, hash)) return entry - 1;
@@ -72,8 +89,7 @@ export class KeySlots {
     return this.#long.size === 0 ? -1 : (this.#long.get(key) ?? -1);
   }
 
-  /** Takes a slot for `key`, which must not be held (`get` is -1). */
-  add(key: string): number {
+  #add(key: string, hash: number): number {
     const slot = this.#free.pop() ?? this.#newSlot();
     this.#size++;
     if (!fitsCell(key)) {
@@ -87,7 +103,6 @@ export class KeySlots {
     const base = at * CELL_CHARS;
     for (let i = 0; i < key.length; i++) cells[base + i] = key.charCodeAt(i);
     this.#lengths[block]![at] = key.length + 1;
-    const hash = fnv1a(key);
     this.#hashes[block]![at] = hash;
     const shard = hash & SHARD_MASK;
     // At most half full with deleted entries counted, so a miss ends within a few entries.
@@ -101,8 +116,8 @@ export class KeySlots {
   delete(slot: number): void {
     const block = slot >>> BLOCK_BITS;
     const at = slot & IN_BLOCK;
-    const lengths = this.#lengths[block];
-    if (lengths === undefined || slot >= this.#slotCount) return;
+    if (slot < 0 || slot >= this.#slotCount) return;
+    const lengths = this.#lengths[block]!;
     if (lengths[at] === 0) {
       const key = this.#longBySlot.get(slot);
       if (key === undefined) return;
@@ -113,7 +128,7 @@ export class KeySlots {
       const shard = hash & SHARD_MASK;
       const table = this.#tables[shard]!;
       const mask = table.length - 1;
-      let i = home(hash, this.#bits[shard]!);
+      let i = tableHome(hash, this.#bits[shard]!);
       while (table[i] !== slot + 1) i = (i + 1) & mask;
       // Still counted in #filled: probes for other keys walk past it until the next rebuild.
       table[i] = DELETED;
@@ -146,7 +161,7 @@ export class KeySlots {
   #place(shard: number, hash: number, slot: number): void {
     const table = this.#tables[shard]!;
     const mask = table.length - 1;
-    let i = home(hash, this.#bits[shard]!);
+    let i = tableHome(hash, this.#bits[shard]!);
     while (table[i] !== EMPTY) i = (i + 1) & mask;
     table[i] = slot + 1;
   }
@@ -169,13 +184,13 @@ export class KeySlots {
   }
 }
 
-/** Multiplicative hashing on the hash's high bits, as Uint32Set does: the low ones chose the shard. */
-function home(hash: number, bits: number): number {
-  return Math.imul(hash, 0x9e3779b1) >>> (32 - bits);
-}
-
 function fitsCell(key: string): boolean {
   if (key.length > CELL_CHARS) return false;
   for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) > 0xff) return false;
   return true;
+}
+
+/** What a key is looked up by: its `fnv1a`, when it may be in a cell (the cells' keys alone are hashed). */
+function hashOf(key: string): number {
+  return key.length <= CELL_CHARS ? fnv1a(key) : 0;
 }

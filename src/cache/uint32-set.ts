@@ -1,3 +1,5 @@
+import { tableHome } from './table-home.js';
+
 /**
  * A set of non-zero 32-bit numbers (hashes) in one typed array, open addressing with linear probing:
  * a few bytes per member and no object for the collector to trace, where a `Set` of a million
@@ -32,11 +34,6 @@ export class Uint32Set {
     if (this.#place(member)) this.#size++;
   }
 
-  /** Multiplicative hashing on the member's high bits: hashes with weak low bits still spread. */
-  #home(member: number): number {
-    return Math.imul(member, 0x9e3779b1) >>> (32 - this.#bits);
-  }
-
   /** Puts `member` in its slot; false when it was there already. */
   #place(member: number): boolean {
     const slots = this.#slots;
@@ -50,7 +47,7 @@ export class Uint32Set {
   #slotOf(member: number): number {
     const slots = this.#slots;
     const mask = slots.length - 1;
-    let i = this.#home(member);
+    let i = tableHome(member, this.#bits);
     while (slots[i] !== member && slots[i] !== 0) i = (i + 1) & mask;
     return i;
   }

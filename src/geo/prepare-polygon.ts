@@ -30,20 +30,20 @@ export class PreparedPolygon {
 
   /** Extent of `coords`, unwrapped (so `maxLon` may exceed 180). Infinite for an empty polygon. */
   get minLon(): number {
-    return this.coords[this.coords.length - 5]!;
+    return this.coords[this.coords.length - EXTENT]!;
   }
   get minLat(): number {
-    return this.coords[this.coords.length - 4]!;
+    return this.coords[this.coords.length - EXTENT + 1]!;
   }
   get maxLon(): number {
-    return this.coords[this.coords.length - 3]!;
+    return this.coords[this.coords.length - EXTENT + 2]!;
   }
   get maxLat(): number {
-    return this.coords[this.coords.length - 2]!;
+    return this.coords[this.coords.length - EXTENT + 3]!;
   }
   /** Middle of the unwrapped longitude extent; queries are wrapped to within 180° of it. */
   get centerLon(): number {
-    return this.coords[this.coords.length - 1]!;
+    return this.coords[this.coords.length - EXTENT + 4]!;
   }
 }
 

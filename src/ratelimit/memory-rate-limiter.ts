@@ -41,12 +41,10 @@ export class MemoryRateLimiter implements RateLimiter {
     // At least one: a held key's rule count is never 0, which marks a free slot for the sweep.
     if (rules.length === 0 || rules.length > MAX_RULES_PER_KEY)
       throw new Error(`a rate limit has 1 to ${MAX_RULES_PER_KEY} rules; this one has ${rules.length}`);
-    let slot = this.keys.get(key);
-    if (slot < 0) {
-      slot = this.keys.add(key);
-      if (slot >>> BLOCK_BITS === this.ruleCounts.length) this.addBlock();
-    }
+    const slot = this.keys.take(key);
     const block = slot >>> BLOCK_BITS;
+    // A new key's windows start afresh below: a free slot's rule count is 0.
+    if (block === this.ruleCounts.length) this.addBlock();
     const starts = this.starts[block]!;
     const counts = this.counts[block]!;
     const ruleCounts = this.ruleCounts[block]!;

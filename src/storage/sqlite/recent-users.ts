@@ -127,10 +127,12 @@ export class RecentUsers {
     // Put in the ring once, and only if an entry of this user takes it.
     let handle: number | undefined;
     for (const key of own) {
-      const id = this.#ids.get(key);
+      // #ids and #docs share their shards: the key is hashed once.
+      const shard = this.#ids.indexOf(key);
+      const id = this.#ids.shard(shard).get(key);
       if (id === undefined) continue;
       if (id === user.id) handle ??= this.#texts.put(doc);
-      if (id !== user.id || !this.#setDoc(this.#docs.shardOf(key), key, handle!)) this.#delete(key);
+      if (id !== user.id || !this.#setDoc(this.#docs.shard(shard), key, handle!)) this.#delete(key);
     }
     if (handle !== undefined) this.#let(handle);
     const keys = this.#keysOf.get(user.id);
