@@ -1,6 +1,5 @@
-import { takeOldest } from '../../cache/bounded-map.js';
-import { flat } from '../../cache/flat-string.js';
-import { ShardedMap } from '../../cache/sharded-map.js';
+import { KeySlots } from '../../cache/key-slots.js';
+import { grown, SlotQueue } from '../../cache/slot-queue.js';
 import { TextRing } from '../../cache/text-ring.js';
 import { type Tenant, tenantKey } from '../../domain/tenant.js';
 import type { User } from '../../domain/users/user.js';
@@ -9,13 +8,10 @@ import type { User } from '../../domain/users/user.js';
 export type IdentityColumn = 'user_id' | 'device_id';
 
 const MAX_KEYS = 50_000;
-// Shards of about this many keys at least (and at most 64 shards): each is bounded to its share of
-// the keys and evicts its own oldest, so a full cache's rehash moves a shard, not all 50,000.
-const KEYS_PER_SHARD = 1024;
-const MAX_SHARDS = 64;
 // The row texts' ring: 64 MB for 50,000 keys, room for a 1,280-byte text each (a device's user is
 // ~700), so the key bound, not the ring, decides what is kept as a rule.
 const RING_BYTES_PER_KEY = 1280;
+const NONE = -1;
 
 /**
  * The newest stored user per identity (userId, deviceId) for identities read recently, as the text of
@@ -29,80 +25,80 @@ const RING_BYTES_PER_KEY = 1280;
  * refreshes the entries that already name it (its `updatedAt` only grows, so it stays the newest),
  * and drops those that name another user (it may now be newer) or that it no longer matches (a moved
  * deviceId). Deleting users and writes outside tracks drop everything (`clear`); another process's
- * write of a user drops that user and its identities (`forget`, `forgetKey`).
+ * write of a user drops that user and its identities (`forget`, `forgetKey`). When full, the identity
+ * kept longest goes first.
+ *
+ * Nothing of it is on the JavaScript heap but a few arrays: identities and user ids are `KeySlots`
+ * slots, the texts are in a `TextRing`, and the rest is per-slot `Int32Array`s. With the identities
+ * and ids as strings in `Map`s, a new device's track promoted ~900 bytes (its strings, and the tables
+ * the maps rebuilt as they churned), two fifths of all it promoted (2026-11-30).
  */
 export class RecentUsers {
-  // Per identity key, the kept row text (its handle in #texts) and the id of its user: two maps of a
-  // number and a string, where an entry object per key was one more object for each major collection
-  // to mark (50,000 users kept).
-  readonly #docs: ShardedMap<number>;
+  readonly #max: number;
   readonly #texts: TextRing;
-  readonly #ids: ShardedMap<string>;
-  /**
-   * The keys each cached user is under, to drop those a write makes wrong: its one key (a device's
-   * usual case) as the string itself, more as an array. Every entry naming a user has its key here:
-   * a user evicted from this map takes its entries with it.
-   */
-  readonly #keysOf: ShardedMap<string | string[]>;
-  /** Bound of each shard: the identities (of #docs) and users (of #keysOf) it may hold. */
-  readonly #perShard: number;
+  #keys = new KeySlots();
+  #users = new KeySlots();
+  /** Identity slots, oldest first: what goes when the cache is full. */
+  readonly #order: SlotQueue;
+  // Per identity slot: its row text's handle in #texts, its user's slot, and the next identity of
+  // that user (a user's identities are a list through this array, from #firstKey; NONE ends it).
+  #handle: Int32Array;
+  #userOf: Int32Array;
+  #nextKey: Int32Array;
+  /** Per user slot: its first identity slot. Every identity naming a user is on its list. */
+  #firstKey: Int32Array;
 
   constructor(maxKeys = MAX_KEYS) {
-    const shards = Math.min(MAX_SHARDS, Math.floor(maxKeys / KEYS_PER_SHARD));
-    this.#docs = new ShardedMap(shards);
-    this.#ids = new ShardedMap(shards);
-    this.#keysOf = new ShardedMap(shards);
-    this.#perShard = Math.ceil(maxKeys / this.#docs.shardCount);
-    // A handle per entry, and one for the text being put before an entry takes it (and room is made).
-    this.#texts = new TextRing(maxKeys * RING_BYTES_PER_KEY, this.#perShard * this.#docs.shardCount + 1);
+    this.#max = maxKeys;
+    // A handle per entry, and one for the text being put before an entry takes it.
+    this.#texts = new TextRing(maxKeys * RING_BYTES_PER_KEY, maxKeys + 1);
+    this.#order = new SlotQueue(maxKeys + 1);
+    // Slots are given out again once let go, so at most one past the bound is ever used.
+    const slots = Math.min(maxKeys + 1, 1 << 16);
+    this.#handle = new Int32Array(slots);
+    this.#userOf = new Int32Array(slots);
+    this.#nextKey = new Int32Array(slots);
+    this.#firstKey = new Int32Array(slots).fill(NONE);
   }
 
   get(tenant: Tenant, column: IdentityColumn, value: string): string | undefined {
-    const key = keyOf(tenant, column, value);
-    const handle = this.#docs.get(key);
-    if (handle === undefined) return undefined;
-    const doc = this.#texts.get(handle);
+    const slot = this.#keys.get(keyOf(tenant, column, value));
+    if (slot < 0) return undefined;
+    const doc = this.#texts.get(this.#handle[slot]!);
     // Written over in the ring by newer texts: gone, as if evicted.
-    if (doc === undefined) this.#delete(key);
+    if (doc === undefined) this.#delete(slot);
     return doc;
   }
 
   /** A database read found `doc` (user `id`) as the newest with this identity. */
   found(tenant: Tenant, column: IdentityColumn, value: string, id: string, doc: string): void {
     const handle = this.#texts.put(doc);
-    this.#found(tenant, column, value, id, handle);
+    this.#found(keyOf(tenant, column, value), id, handle);
     this.#let(handle);
   }
 
   /** `found`, with the row text already in the ring (`handle`, which an entry retains; -1: not kept). */
-  #found(tenant: Tenant, column: IdentityColumn, value: string, id: string, handle: number): void {
-    // Flat: a key outlives many collections, and as the rope its template literal makes it was five
-    // string objects to copy and mark instead of one (2026-11-29 heap snapshots).
-    const key = flat(keyOf(tenant, column, value));
-    const shard = this.#docs.indexOf(key);
-    const docs = this.#docs.shard(shard);
-    const ids = this.#ids.shard(shard);
-    if (docs.size >= this.#perShard && !docs.has(key)) {
-      const [oldest, handle] = takeOldest(docs)!;
-      this.#texts.release(handle);
-      ids.delete(oldest);
+  #found(key: string, id: string, handle: number): void {
+    let slot = this.#keys.get(key);
+    if (slot < 0) {
+      if (handle < 0) return;
+      for (let oldest = 0; this.#keys.size >= this.#max && oldest >= 0; ) {
+        oldest = this.#order.shift();
+        if (oldest >= 0) this.#delete(oldest, false);
+      }
+      slot = this.#newKey(key);
     }
-    if (!this.#setDoc(docs, key, handle)) {
-      ids.delete(key);
+    if (!this.#setDoc(slot, handle)) {
+      this.#delete(slot);
       return;
     }
-    ids.set(key, id);
-    const users = this.#keysOf.shardOf(id);
-    const keys = users.get(id);
-    if (keys === undefined) users.set(id, key);
-    else if (typeof keys === 'string') {
-      if (keys !== key) users.set(id, [keys, key]);
-    } else if (!keys.includes(key)) keys.push(key);
-    if (users.size > this.#perShard) {
-      // Through the map's cursor: a fresh `keys()` walks every slot deleted since the last rehash.
-      const [oldest, itsKeys] = takeOldest(users)!;
-      this.#dropEntries(oldest, itsKeys);
-    }
+    const user = this.#users.take(id);
+    if (user >= this.#firstKey.length) this.#firstKey = grown(this.#firstKey, user + 1, NONE);
+    if (this.#userOf[slot] === user) return;
+    this.#unlink(slot);
+    this.#userOf[slot] = user;
+    this.#nextKey[slot] = this.#firstKey[user]!;
+    this.#firstKey[user] = slot;
   }
 
   /**
@@ -113,76 +109,106 @@ export class RecentUsers {
     const tenant = { projectId: user.projectId, live: user.live };
     // One copy in the ring for both identities.
     const handle = this.#texts.put(doc);
-    if (user.deviceId !== null) this.#found(tenant, 'device_id', user.deviceId, user.id, handle);
-    if (user.userId !== null) this.#found(tenant, 'user_id', user.userId, user.id, handle);
+    if (user.deviceId !== null) this.#found(keyOf(tenant, 'device_id', user.deviceId), user.id, handle);
+    if (user.userId !== null) this.#found(keyOf(tenant, 'user_id', user.userId), user.id, handle);
     this.#let(handle);
   }
 
   /** `user` was committed with row text `doc`. */
   written(user: User, doc: string): void {
     const tenant = { projectId: user.projectId, live: user.live };
-    const own: string[] = [];
-    if (user.deviceId !== null) own.push(keyOf(tenant, 'device_id', user.deviceId));
-    if (user.userId !== null) own.push(keyOf(tenant, 'user_id', user.userId));
+    const bySlot = this.#users.get(user.id);
+    const byDevice = user.deviceId === null ? NONE : this.#keys.get(keyOf(tenant, 'device_id', user.deviceId));
+    const byUserId = user.userId === null ? NONE : this.#keys.get(keyOf(tenant, 'user_id', user.userId));
     // Put in the ring once, and only if an entry of this user takes it.
-    let handle: number | undefined;
-    for (const key of own) {
-      // #ids and #docs share their shards: the key is hashed once.
-      const shard = this.#ids.indexOf(key);
-      const id = this.#ids.shard(shard).get(key);
-      if (id === undefined) continue;
-      if (id === user.id) handle ??= this.#texts.put(doc);
-      if (id !== user.id || !this.#setDoc(this.#docs.shard(shard), key, handle!)) this.#delete(key);
+    const handle = this.#refresh(byDevice, bySlot, doc, undefined);
+    this.#let(this.#refresh(byUserId, bySlot, doc, handle) ?? -1);
+    if (bySlot < 0) return;
+    // Identities the user no longer has (a moved deviceId, a changed userId).
+    for (let slot = this.#firstKey[bySlot]!; slot !== NONE; ) {
+      const next = this.#nextKey[slot]!;
+      if (slot !== byDevice && slot !== byUserId) this.#delete(slot);
+      slot = next;
     }
-    if (handle !== undefined) this.#let(handle);
-    const keys = this.#keysOf.get(user.id);
-    // A device's user written again under its one key (nearly every track): nothing to drop.
-    if (keys === undefined || (typeof keys === 'string' && own.includes(keys) && this.#ids.get(keys) === user.id))
-      return;
-    const kept = (typeof keys === 'string' ? [keys] : keys).filter((key) => this.#ids.get(key) === user.id);
-    for (const key of kept) if (!own.includes(key)) this.#delete(key);
-    const still = kept.filter((key) => own.includes(key));
-    this.#keysOf.set(user.id, still.length === 1 ? still[0]! : still);
+  }
+
+  /**
+   * Identity `slot`'s entry (if any) takes the text `doc` when it names user slot `user`, and goes
+   * when it names another. The text is put in the ring once, only if an entry takes it: `handle` is
+   * what an earlier call put; returns the handle put, to be let go once by the caller.
+   */
+  #refresh(slot: number, user: number, doc: string, handle: number | undefined): number | undefined {
+    if (slot < 0) return handle;
+    if (user < 0 || this.#userOf[slot] !== user) {
+      this.#delete(slot);
+      return handle;
+    }
+    const put = handle ?? this.#texts.put(doc);
+    if (!this.#setDoc(slot, put)) this.#delete(slot);
+    return put;
   }
 
   clear(): void {
-    this.#docs.clear();
+    this.#keys = new KeySlots();
+    this.#users = new KeySlots();
+    this.#order.clear();
     this.#texts.clear();
-    this.#ids.clear();
-    this.#keysOf.clear();
+    this.#firstKey.fill(NONE);
   }
 
   /** Drops what is kept of user `id` (another process wrote it). */
   forget(id: string): void {
-    this.#forget(id);
+    const user = this.#users.get(id);
+    if (user < 0) return;
+    // The last identity's delete lets the user's slot go.
+    for (let slot = this.#firstKey[user]!; slot !== NONE; ) {
+      const next = this.#nextKey[slot]!;
+      this.#delete(slot);
+      slot = next;
+    }
   }
 
   /** Drops the entry of one identity (another process wrote a user that has it). */
   forgetKey(tenant: Tenant, column: IdentityColumn, value: string): void {
-    this.#delete(keyOf(tenant, column, value));
+    const slot = this.#keys.get(keyOf(tenant, column, value));
+    if (slot >= 0) this.#delete(slot);
   }
 
-  #forget(id: string): void {
-    this.#dropEntries(id, this.#keysOf.get(id) ?? []);
-    this.#keysOf.delete(id);
-  }
-
-  /** Deletes those of `keys` whose entry still names user `id`. */
-  #dropEntries(id: string, keys: string | readonly string[]): void {
-    if (typeof keys === 'string') {
-      if (this.#ids.get(keys) === id) this.#delete(keys);
-    } else for (const key of keys) if (this.#ids.get(key) === id) this.#delete(key);
-  }
-
-  #delete(key: string): void {
-    const shard = this.#docs.indexOf(key);
-    const docs = this.#docs.shard(shard);
-    const handle = docs.get(key);
-    if (handle !== undefined) {
-      this.#texts.release(handle);
-      docs.delete(key);
+  #newKey(key: string): number {
+    const slot = this.#keys.add(key);
+    if (slot >= this.#handle.length) {
+      this.#handle = grown(this.#handle, slot + 1);
+      this.#userOf = grown(this.#userOf, slot + 1);
+      this.#nextKey = grown(this.#nextKey, slot + 1);
     }
-    this.#ids.shard(shard).delete(key);
+    this.#handle[slot] = NONE;
+    this.#userOf[slot] = NONE;
+    this.#nextKey[slot] = NONE;
+    this.#order.push(slot);
+    return slot;
+  }
+
+  /** Lets go of identity `slot`: its text, its place on its user's list (and the user with its last). */
+  #delete(slot: number, queued = true): void {
+    const handle = this.#handle[slot]!;
+    if (handle >= 0) this.#texts.release(handle);
+    this.#unlink(slot);
+    if (queued) this.#order.drop(slot);
+    this.#keys.delete(slot);
+  }
+
+  /** Takes identity `slot` off its user's list; a user left with none is let go. */
+  #unlink(slot: number): void {
+    const user = this.#userOf[slot]!;
+    if (user === NONE) return;
+    this.#userOf[slot] = NONE;
+    if (this.#firstKey[user] === slot) this.#firstKey[user] = this.#nextKey[slot]!;
+    else {
+      let before = this.#firstKey[user]!;
+      while (this.#nextKey[before] !== slot) before = this.#nextKey[before]!;
+      this.#nextKey[before] = this.#nextKey[slot]!;
+    }
+    if (this.#firstKey[user] === NONE) this.#users.delete(user);
   }
 
   /** Lets go of the reference `put` gave (the entries that took the text hold their own). */
@@ -190,18 +216,14 @@ export class RecentUsers {
     if (handle >= 0) this.#texts.release(handle);
   }
 
-  /** Keeps the text of `handle` as `key`'s in its shard `docs`; false (and no entry) when there is none (-1). */
-  #setDoc(docs: Map<string, number>, key: string, handle: number): boolean {
-    const old = docs.get(key);
+  /** Keeps the text of `handle` as identity `slot`'s; false when there is none (-1). */
+  #setDoc(slot: number, handle: number): boolean {
+    const old = this.#handle[slot]!;
     // Retained first: `old` may be this very handle.
     if (handle >= 0) this.#texts.retain(handle);
-    if (old !== undefined) this.#texts.release(old);
-    if (handle < 0) {
-      docs.delete(key);
-      return false;
-    }
-    docs.set(key, handle);
-    return true;
+    if (old >= 0) this.#texts.release(old);
+    this.#handle[slot] = handle;
+    return handle >= 0;
   }
 }
 
