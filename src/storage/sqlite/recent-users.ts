@@ -30,8 +30,8 @@ const NONE = -1;
  *
  * Nothing of it is on the JavaScript heap but a few arrays: identities and user ids are `KeySlots`
  * slots, the texts are in a `TextRing`, and the rest is per-slot `Int32Array`s. With the identities
- * and ids as strings in `Map`s, a new device's track promoted ~900 bytes (its strings, and the tables
- * the maps rebuilt as they churned), two fifths of all it promoted (2026-11-30).
+ * and ids as strings in `Map`s, ~900 bytes of a new device's track outlived a scavenge (its strings,
+ * and the tables the maps rebuilt as they churned), two fifths of all that did (2026-11-30 profile).
  */
 export class RecentUsers {
   readonly #max: number;
