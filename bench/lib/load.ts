@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { AllocWatch } from './alloc-watch.js';
 import { commandTicks, processTicks, TICKS_PER_SECOND, type Ticks, ticksBetween } from './cpu-ticks.js';
 import { fixedRateLoad } from './fixed-rate-load.js';
 import { ThreadWaits } from './thread-waits.js';
@@ -61,6 +62,7 @@ export async function measure(
   // compiled then, not in the measured tail. At a low fixed rate a cold start otherwise owns the p99.
   const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
   let before: CpuReading | undefined;
+  let alloc: AllocWatch | null | undefined;
   let result: LoadResult;
   if (pacedReads(requests, opts)) {
     // A fixed rate warms up inside its own run, on the same connections and load process, and goes
@@ -68,16 +70,20 @@ export async function measure(
     // connections at full rate, and its first second's backlog (p99 100-200 ms) would be the row's tail.
     const measuring = () => {
       before ??= readCpu(ctx);
+      alloc ??= AllocWatch.start(ctx.serverPids);
     };
     result = await measureLoad(ctx, name, requests, { ...opts, warmupSeconds: warmup, measuring });
+    if (alloc) process.stderr.write(`${name}: ${await alloc.report(result.requests)}\n`);
   } else {
     if (warmup > 0) await measureLoad({ ...ctx, durationSeconds: warmup }, `${name} (warm-up)`, requests, opts);
     const wal = process.env.BENCH_WAL_FRAMES ? WalFrameWatch.start(ctx.dataDir) : null;
     const threads = process.env.BENCH_THREADS ? ThreadWaits.start(ctx.serverPids) : null;
+    alloc = AllocWatch.start(ctx.serverPids);
     before = readCpu(ctx);
     result = await measureLoad(ctx, name, requests, opts);
     if (wal) process.stderr.write(`${name}: ${wal.report(result.requests)}\n`);
     if (threads) process.stderr.write(`${name}: ${threads.report()}\n`);
+    if (alloc) process.stderr.write(`${name}: ${await alloc.report(result.requests)}\n`);
   }
   const after = readCpu(ctx);
   const { loadCpuUs, ...row } = result;
