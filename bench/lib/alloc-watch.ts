@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Sites printed for a row: the rest are summed into one line. */
 const TOP = 12;
@@ -51,6 +52,15 @@ export function allocTable(sites: ReadonlyMap<string, number>, requests: number,
   if (rest > 0)
     lines.push(`  ${perRequest(rest).padStart(7)} B ${share(rest).padStart(6)}  (${sorted.length - TOP} other sites)`);
   return lines.join('\n');
+}
+
+/**
+ * The Node flags that import the probe into a bench server (the product's or a floor server), when
+ * BENCH_ALLOC is on; tsx first, as the probe is TypeScript.
+ */
+export function allocProbeArgs(): string[] {
+  if (!process.env.BENCH_ALLOC_DIR) return [];
+  return ['--import', 'tsx', '--import', fileURLToPath(new URL('./alloc-probe.ts', import.meta.url))];
 }
 
 /** The folder the probe and the bench exchange files in, made once per bench run (removed at exit). */

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { allocProbeArgs } from './alloc-watch.js';
 import { type LoadRequest, measure } from './load.js';
 import type { BenchContext, BenchResult } from './types.js';
 
@@ -21,7 +22,7 @@ export async function measureFloor(
   answer: string,
   requests: LoadRequest[] | (() => LoadRequest),
 ): Promise<BenchResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, mode], {
+  const child = spawn(process.execPath, [...allocProbeArgs(), '--import', 'tsx', SCRIPT, mode], {
     env: { ...process.env, FLOOR_ANSWER: answer },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from '../../src/cli/server-node-flags.js';
 import { sharedTestPack } from '../../src/geodata/test-pack.js';
-import { allocDir } from './alloc-watch.js';
+import { allocDir, allocProbeArgs } from './alloc-watch.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -20,9 +20,8 @@ if (process.env.BENCH_STALLS && !process.env.BENCH_STALLS_FILE) {
 // BENCH_ALLOC=1 or all: every bench server samples its allocations when a row asks (alloc-probe.ts),
 // through files in one folder.
 if (process.env.BENCH_ALLOC && !process.env.BENCH_ALLOC_DIR) process.env.BENCH_ALLOC_DIR = allocDir();
-// tsx first: the probes are TypeScript, and these flags come before the server's own `--import tsx`.
+// tsx first: the probe is TypeScript, and these flags come before the server's own `--import tsx`.
 const STALL_PROBE = ['--import', 'tsx', '--import', path.join(ROOT, 'bench/lib/stall-probe.ts')];
-const ALLOC_PROBE = ['--import', 'tsx', '--import', path.join(ROOT, 'bench/lib/alloc-probe.ts')];
 
 export interface ServerProcess {
   url: string;
@@ -60,7 +59,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
   // BENCH_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, profiles the server under load.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   if (process.env.BENCH_STALLS_FILE) nodeArgs.push(...STALL_PROBE);
-  if (process.env.BENCH_ALLOC_DIR) nodeArgs.push(...ALLOC_PROBE);
+  nodeArgs.push(...allocProbeArgs());
   // Nothing reads a pipe here, and a full pipe would stall the server's writes (--trace-gc, logs):
   // BENCH_SERVER_LOG=<file> keeps what it prints, else it is dropped.
   const log = process.env.BENCH_SERVER_LOG;
