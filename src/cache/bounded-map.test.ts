@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { getRecent, setBounded } from './bounded-map.js';
+import { getRecent, setBounded, takeOldest } from './bounded-map.js';
 
 describe('setBounded', () => {
   it('drops the entry inserted first when a new key would pass the bound, and never for an update', () => {
@@ -69,5 +69,21 @@ describe('getRecent', () => {
     assert.equal(getRecent(map, 'z'), undefined);
     setBounded(map, 'c', 3, 2);
     assert.deepEqual([...map.keys()], ['a', 'c']);
+  });
+});
+
+describe('takeOldest', () => {
+  it('removes and returns the entry inserted first, through deletes and evictions in between', () => {
+    const map = new Map<string, number>();
+    for (const [i, k] of ['a', 'b', 'c', 'd'].entries()) map.set(k, i);
+    assert.deepEqual(takeOldest(map), ['a', 0]);
+    map.delete('b');
+    setBounded(map, 'e', 4, 3);
+    assert.deepEqual(takeOldest(map), ['c', 2]);
+    setBounded(map, 'f', 5, 3);
+    assert.deepEqual([...map.keys()], ['d', 'e', 'f']);
+    assert.deepEqual(takeOldest(map), ['d', 3]);
+    map.clear();
+    assert.equal(takeOldest(map), undefined);
   });
 });

@@ -26,6 +26,15 @@ export function getRecent<K, V>(map: Map<K, V>, key: K): V | undefined {
   return value;
 }
 
+/** Deletes the entry inserted first and returns it (undefined when the map is empty). */
+export function takeOldest<K, V>(map: Map<K, V>): [K, V] | undefined {
+  const key = oldestKey(map);
+  if (key === undefined) return undefined;
+  const value = map.get(key) as V;
+  map.delete(key);
+  return [key, value];
+}
+
 function deleteOldest<K, V>(map: Map<K, V>): void {
   const key = oldestKey(map);
   if (key !== undefined) map.delete(key);

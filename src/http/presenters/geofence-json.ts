@@ -1,35 +1,54 @@
-import { setBounded } from '../../cache/bounded-map.js';
-import { flat } from '../../cache/flat-string.js';
+import { takeOldest } from '../../cache/bounded-map.js';
+import { TextRing } from '../../cache/text-ring.js';
 import { type Geofence, isGeofenceEnabled } from '../../domain/geofences/geofence.js';
 import { geofenceJson } from './geofence-presenter.js';
 
 /**
  * The JSON text of `presentGeofence` per fence object, for reads that list the same fences over and over
- * (search, context, the fences of searched users). Keyed by the object, not the id: the indexes hold
- * immutable fences and swap in a new object on every change, so an entry can never outlive its fence's
- * version, whichever process wrote, and needs no invalidation. The oldest entry goes first when full.
+ * (a tracked user's fences, search, context, the fences of searched users). Keyed by the object, not the
+ * id: the indexes hold immutable fences and swap in a new object on every change, so an entry can never
+ * outlive its fence's version, whichever process wrote, and needs no invalidation. The oldest entry goes
+ * first when full.
+ *
+ * The texts are kept off the heap, in a `TextRing` (a read makes a short-lived string): as strings they
+ * were half the heap of a 100,000-fence tenant's index with its caches (76 → 149 MB with these and the
+ * event snapshots, a full collection 110 → 156 ms), and at 1,000,000 fences, where the cache never
+ * fills, a third of what a track left past a scavenge (2026-11-30, `BENCH_ALLOC=1`). A text the ring
+ * has written over since is printed again.
  */
 export class GeofenceJson {
   // By `enabled` as the text has it, the only field that changes with time (at `disableAfter`). Two
-  // maps of strings rather than one of {text, enabled}: an object less per fence for the collector.
-  readonly #enabled = new Map<Geofence, string>();
-  readonly #disabled = new Map<Geofence, string>();
+  // maps of ring handles rather than one of {handle, enabled}: an object less per fence.
+  readonly #enabled = new Map<Geofence, number>();
+  readonly #disabled = new Map<Geofence, number>();
+  readonly #texts: TextRing;
 
   constructor(
     private readonly opts: { geometry: boolean },
     private readonly maxEntries = 100_000,
-  ) {}
+  ) {
+    // Room for texts of a fence's usual length (an outline makes it several times longer); a ring that
+    // runs short only prints the texts it has written over again.
+    const bytesPerEntry = opts.geometry ? 4096 : 1024;
+    this.#texts = new TextRing(maxEntries * bytesPerEntry, maxEntries);
+  }
 
   /** `JSON.stringify(presentGeofence(g, now, opts))`. */
   of(g: Geofence, now: number): string {
     const entries = isGeofenceEnabled(g, now) ? this.#enabled : this.#disabled;
-    const kept = entries.get(g);
-    if (kept !== undefined) return kept;
+    const handle = entries.get(g);
+    if (handle !== undefined) {
+      const kept = this.#texts.get(handle);
+      if (kept !== undefined) return kept;
+      entries.delete(g);
+      this.#texts.release(handle);
+    }
     // With the outline, polygonJson prints its doubles about 4.5 times faster than JSON.stringify: a
     // search of 10 fences that were not kept cost ~650 µs of CPU, most of it printing outlines.
-    // Kept contiguous: a kept rope is walked piece by piece in every response it goes into (flat-string.ts).
-    const json = flat(geofenceJson(g, now, this.opts.geometry));
-    setBounded(entries, g, json, this.maxEntries);
+    const json = geofenceJson(g, now, this.opts.geometry);
+    if (this.#enabled.size + this.#disabled.size >= this.maxEntries) this.#evictOldest();
+    const put = this.#texts.put(json);
+    if (put >= 0) entries.set(g, put);
     return json;
   }
 
@@ -39,4 +58,22 @@ export class GeofenceJson {
     for (let i = 0; i < fences.length; i++) out += (i === 0 ? '' : ',') + this.of(fences[i]!, now);
     return `${out}]`;
   }
+
+  /** Lets the oldest entry of the fuller map go, with its text. */
+  #evictOldest(): void {
+    const from = this.#enabled.size >= this.#disabled.size ? this.#enabled : this.#disabled;
+    const oldest = takeOldest(from);
+    if (oldest) this.#texts.release(oldest[1]);
+  }
+}
+
+let shared: GeofenceJson | undefined;
+
+/**
+ * The texts without geometry that the track, context and search routes print: one cache for all of
+ * them, as they list the same fences (one per route held each text up to three times).
+ */
+export function sharedGeofenceJson(): GeofenceJson {
+  shared ??= new GeofenceJson({ geometry: false });
+  return shared;
 }

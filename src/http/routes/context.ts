@@ -4,11 +4,11 @@ import { placeSnapshot } from '../../domain/places/place.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute, JsonText } from '../define-route.js';
 import { latLng } from '../params/index.js';
-import { GeofenceJson } from '../presenters/geofence-json.js';
+import { sharedGeofenceJson } from '../presenters/geofence-json.js';
 
 export function contextRoutes(app: FastifyInstance, { services, clock }: AppDeps): void {
   // The fences are sent as the kept text of each: printing a fence costs more than finding it.
-  const fenceJson = new GeofenceJson({ geometry: false });
+  const fenceJson = sharedGeofenceJson();
   const body = (found: LocationContext, live: boolean): JsonText => {
     // The same text twice: built once, with the fences as their kept JSON.
     const fields = JSON.stringify(

@@ -6,7 +6,7 @@ import type { AppDeps } from '../context.js';
 import { defineRoute, JsonText } from '../define-route.js';
 import { searchLimit, searchRadius } from '../params/common.js';
 import { bool, commaList, latLng, metadata, num, oneOf } from '../params/index.js';
-import { GeofenceJson } from '../presenters/geofence-json.js';
+import { GeofenceJson, sharedGeofenceJson } from '../presenters/geofence-json.js';
 import { userJson } from '../presenters/user-presenter.js';
 
 const RADIUS_METERS = { min: 100, max: 10_000, default: 1000 };
@@ -17,7 +17,7 @@ export function searchRoutes(app: FastifyInstance, { services, clock }: AppDeps)
   // Type-inferred filters; the web SDK's `metadata=[object Object]` is dropped, not refused.
   const metadataFilter = () => metadata({ inferTypes: true, ignoreGarbage: true });
   // Hits are sent as the kept text of each fence: printing a fence costs more than finding it.
-  const fenceJson = new GeofenceJson({ geometry: false });
+  const fenceJson = sharedGeofenceJson();
   const fenceJsonWithGeometry = new GeofenceJson({ geometry: true }, 20_000);
 
   const fencesBody = (hits: GeofenceHit[], json: GeofenceJson): JsonText => {

@@ -21,7 +21,7 @@ import {
 } from '../params/index.js';
 import { applyRateHeaders, rateLimited } from '../plugins/auth.js';
 import { eventsJson } from '../presenters/event-presenter.js';
-import { GeofenceJson } from '../presenters/geofence-json.js';
+import { sharedGeofenceJson } from '../presenters/geofence-json.js';
 import { userJsonWith } from '../presenters/user-presenter.js';
 
 const DEVICE_TYPES = ['iOS', 'Android', 'Web'] as const;
@@ -75,7 +75,7 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
   };
   // The fences a user is in come from the tracking index, the same objects track after track: their
   // text is printed once per fence version.
-  const fenceJson = new GeofenceJson({ geometry: false });
+  const fenceJson = sharedGeofenceJson();
   const present = (r: TrackResult) => {
     const user = userJsonWith(r.user, fenceJson.list(r.inside, clock.now()), r.userFields);
     const events = eventsJson(r.events);
