@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { grown, SlotQueue } from './slot-queue.js';
+import { SlotQueue } from './slot-queue.js';
 
 describe('SlotQueue', () => {
   it('gives slots back oldest first, without those dropped, through reuse, compaction and growth', () => {
@@ -51,12 +51,5 @@ describe('SlotQueue', () => {
     assert.equal(queue.shift(), 1);
     assert.equal(queue.shift(), -1);
     assert.ok(queue.room <= 16, `room for ${queue.room} entries`);
-  });
-});
-
-describe('grown', () => {
-  it('copies into a longer array, the rest filled', () => {
-    assert.deepEqual([...grown(Int32Array.of(1, 2), 3, -1)], [1, 2, -1, -1]);
-    assert.deepEqual([...grown(Int32Array.of(1, 2), 5)], [1, 2, 0, 0, 0]);
   });
 });

@@ -1,3 +1,5 @@
+import { grown } from './grown.js';
+
 /**
  * Slots (of `KeySlots`) in the order they were queued, for a cache that lets its oldest key go first;
  * in `Int32Array`s, not on the JavaScript heap. `drop` takes a slot out wherever it is, in O(1): each
@@ -95,12 +97,4 @@ export class SlotQueue {
     this.#head = 0;
     this.#count = n;
   }
-}
-
-/** `array` copied into one at least `length` long (twice as long, or more), the rest `fill`. */
-export function grown(array: Int32Array, length: number, fill = 0): Int32Array {
-  const next = new Int32Array(Math.max(length, array.length * 2));
-  next.set(array);
-  if (fill !== 0) next.fill(fill, array.length);
-  return next;
 }

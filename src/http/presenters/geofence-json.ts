@@ -17,10 +17,11 @@ import { geofenceJson } from './geofence-presenter.js';
  * has written over since is printed again.
  */
 export class GeofenceJson {
-  // By `enabled` as the text has it, the only field that changes with time (at `disableAfter`). Two
-  // maps of ring handles rather than one of {handle, enabled}: an object less per fence.
-  readonly #enabled = new Map<Geofence, number>();
-  readonly #disabled = new Map<Geofence, number>();
+  /**
+   * Per fence, its text's ring handle times two plus 1 when the text says `enabled` (the only field
+   * that changes with time, at `disableAfter`): a number, no object per fence for the collector.
+   */
+  readonly #kept = new Map<Geofence, number>();
   readonly #texts: TextRing;
 
   constructor(
@@ -35,20 +36,23 @@ export class GeofenceJson {
 
   /** `JSON.stringify(presentGeofence(g, now, opts))`. */
   of(g: Geofence, now: number): string {
-    const entries = isGeofenceEnabled(g, now) ? this.#enabled : this.#disabled;
-    const handle = entries.get(g);
-    if (handle !== undefined) {
-      const kept = this.#texts.get(handle);
+    const enabled = isGeofenceEnabled(g, now) ? 1 : 0;
+    const entry = this.#kept.get(g);
+    if (entry !== undefined) {
+      const kept = (entry & 1) === enabled ? this.#texts.get(entry >> 1) : undefined;
       if (kept !== undefined) return kept;
-      entries.delete(g);
-      this.#texts.release(handle);
+      this.#kept.delete(g);
+      this.#texts.release(entry >> 1);
     }
     // With the outline, polygonJson prints its doubles about 4.5 times faster than JSON.stringify: a
     // search of 10 fences that were not kept cost ~650 µs of CPU, most of it printing outlines.
     const json = geofenceJson(g, now, this.opts.geometry);
-    if (this.#enabled.size + this.#disabled.size >= this.maxEntries) this.#evictOldest();
-    const put = this.#texts.put(json);
-    if (put >= 0) entries.set(g, put);
+    if (this.#kept.size >= this.maxEntries) {
+      const oldest = takeOldest(this.#kept);
+      if (oldest) this.#texts.release(oldest[1] >> 1);
+    }
+    const handle = this.#texts.put(json);
+    if (handle >= 0) this.#kept.set(g, handle * 2 + enabled);
     return json;
   }
 
@@ -57,13 +61,6 @@ export class GeofenceJson {
     let out = '[';
     for (let i = 0; i < fences.length; i++) out += (i === 0 ? '' : ',') + this.of(fences[i]!, now);
     return `${out}]`;
-  }
-
-  /** Lets the oldest entry of the fuller map go, with its text. */
-  #evictOldest(): void {
-    const from = this.#enabled.size >= this.#disabled.size ? this.#enabled : this.#disabled;
-    const oldest = takeOldest(from);
-    if (oldest) this.#texts.release(oldest[1]);
   }
 }
 

@@ -1,5 +1,6 @@
+import { grown } from '../../cache/grown.js';
 import { KeySlots } from '../../cache/key-slots.js';
-import { grown, SlotQueue } from '../../cache/slot-queue.js';
+import { SlotQueue } from '../../cache/slot-queue.js';
 import { TextRing } from '../../cache/text-ring.js';
 import { type Tenant, tenantKey } from '../../domain/tenant.js';
 import type { User } from '../../domain/users/user.js';
@@ -82,9 +83,10 @@ export class RecentUsers {
     let slot = this.#keys.get(key);
     if (slot < 0) {
       if (handle < 0) return;
-      for (let oldest = 0; this.#keys.size >= this.#max && oldest >= 0; ) {
-        oldest = this.#order.shift();
-        if (oldest >= 0) this.#delete(oldest, false);
+      while (this.#keys.size >= this.#max) {
+        const oldest = this.#order.shift();
+        if (oldest < 0) break;
+        this.#delete(oldest, false);
       }
       slot = this.#newKey(key);
     }
