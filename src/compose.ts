@@ -2,19 +2,20 @@ import { existsSync } from 'node:fs';
 import { buildApp } from './app.js';
 import { type Config, ConfigError } from './config.js';
 import { type Clock, systemClock } from './domain/clock.js';
+import type { Store } from './domain/ports/store.js';
 import { KeyResolver } from './domain/projects/key-resolver.js';
 import { UsageMeter } from './domain/projects/usage-meter.js';
 import { DEFAULT_DELIVERY_POLICY } from './domain/webhooks/delivery-service.js';
 import { prepareGeocoding } from './geocoding/entry-scores.js';
 import { LivePack } from './geodata/live-pack.js';
 import type { AppDeps } from './http/context.js';
+import { trackWire } from './http/track-wire.js';
 import { MemoryRateLimiter } from './ratelimit/memory-rate-limiter.js';
 import type { RateLimiter } from './ratelimit/rate-limiter.js';
 import { RedisRateLimiter } from './ratelimit/redis-rate-limiter.js';
 import { createServices, followExternalChanges } from './services.js';
 import { PostgresStore } from './storage/postgres/postgres-store.js';
 import { SqliteStore } from './storage/sqlite/sqlite-store.js';
-import type { Store } from './storage/store.js';
 
 /** Opens the store the configuration names. */
 export async function openStore(config: Config): Promise<Store> {
@@ -84,7 +85,7 @@ export async function compose(config: Config, opts: { clock?: Clock } = {}) {
     keys,
     rateLimiter,
     usage: new UsageMeter(store.usage),
-    services: createServices(store, clock, geodata),
+    services: createServices(store, clock, trackWire, geodata),
     geodata,
   };
   // Keys resolve to their project (its settings and features): only those changes make them stale.

@@ -1,39 +1,30 @@
 import { BeaconService } from './domain/beacons/beacon-service.js';
-import { BeaconsTracker } from './domain/beacons/beacons-tracker.js';
 import type { Clock } from './domain/clock.js';
 import { ContextService } from './domain/context/context-service.js';
 import { EventService } from './domain/events/event-service.js';
-import { FraudTracker } from './domain/fraud/fraud-tracker.js';
 import { GeocodingService } from './domain/geocoding/geocoding-service.js';
 import { GeofenceService } from './domain/geofences/geofence-service.js';
-import { InsightsTracker } from './domain/insights/insights-tracker.js';
 import { PlaceService } from './domain/places/place-service.js';
-import { PlacesTracker } from './domain/places/places-tracker.js';
+import type { Store } from './domain/ports/store.js';
 import { ProjectService } from './domain/projects/project-service.js';
 import { RegionService } from './domain/regions/region-service.js';
-import { RegionsTracker } from './domain/regions/regions-tracker.js';
 import { RetentionService } from './domain/retention/retention-service.js';
 import { GeofenceSearch } from './domain/search/geofence-search.js';
 import { reportDeletes } from './domain/search/report-deletes.js';
 import { UserLocationRegistry } from './domain/search/user-location-registry.js';
 import { UserSearch } from './domain/search/user-search.js';
-import { SegmentsTracker } from './domain/segments/segments-tracker.js';
 import { SettingsService } from './domain/settings/settings-service.js';
 import { GeofenceIndexRegistry } from './domain/tracking/geofence-index-registry.js';
+import { type TrackWire, trackPipeline } from './domain/tracking/pipeline.js';
 import { TrackingService } from './domain/tracking/tracking-service.js';
 import { TripEngine } from './domain/trips/trip-engine.js';
 import { TripService } from './domain/trips/trip-service.js';
-import { TripTracker } from './domain/trips/trip-tracker.js';
 import { UserService } from './domain/users/user-service.js';
 import { DeliveryService } from './domain/webhooks/delivery-service.js';
 import { TreeBuildThread } from './geo/tree-build-thread.js';
 import type { PackSource } from './geodata/live-pack.js';
-import { presentBeacon } from './http/presenters/beacon-presenter.js';
-import { presentTrip } from './http/presenters/trip-presenter.js';
-import { readTripOptions } from './http/routes/trips.js';
 import { RoadIsochrones } from './routing/isochrone.js';
 import { RoadRouter } from './routing/road-router.js';
-import type { Store } from './storage/store.js';
 import { httpSender } from './webhooks/http-sender.js';
 
 /** The domain services over one store. */
@@ -70,7 +61,7 @@ export interface Services {
 /** A server without reference data: geodata endpoints answer 503, context and track leave regions out. */
 const NO_PACK: PackSource = { current: () => null, unavailableReason: () => 'no geodata pack configured' };
 
-export function createServices(store: Store, clock: Clock, packs: PackSource = NO_PACK): Services {
+export function createServices(store: Store, clock: Clock, wire: TrackWire, packs: PackSource = NO_PACK): Services {
   const router = new RoadRouter(packs);
   const geofences = new GeofenceService(store.geofences, store.users, clock, new RoadIsochrones(router));
   const geofenceIndexes = new GeofenceIndexRegistry(
@@ -80,9 +71,6 @@ export function createServices(store: Store, clock: Clock, packs: PackSource = N
   );
   geofences.onChange((tenant, change) => geofenceIndexes.apply(tenant, change));
   const userLocations = new UserLocationRegistry(store.users, () => store.syncExternalChanges());
-  const tracking = new TrackingService(store.users, geofenceIndexes, clock);
-  tracking.onTracked((tenant, user) => userLocations.update(tenant, user));
-  // The wire shapes of trips (user.trip, event snapshots) and of track's tripOptions belong to HTTP.
   const tripEngine = new TripEngine({
     trips: store.trips,
     users: store.users,
@@ -90,20 +78,14 @@ export function createServices(store: Store, clock: Clock, packs: PackSource = N
     router,
     fenceByTag: (tenant, tag, externalId) => geofenceIndexes.byTag(tenant, tag, externalId),
     clock,
-    snapshot: (trip) => presentTrip(trip),
+    snapshot: wire.trip,
   });
-  tracking.addParticipant(new TripTracker(tripEngine, readTripOptions));
   const regions = new RegionService(packs);
-  tracking.addParticipant(new RegionsTracker(regions));
   const settings = new SettingsService(store.settings);
   const places = new PlaceService(packs);
-  tracking.addParticipant(new PlacesTracker(places, settings));
-  // Insights reads the regions of this update, so it runs after RegionsTracker.
-  tracking.addParticipant(new InsightsTracker());
-  tracking.addParticipant(new BeaconsTracker(store.beacons, presentBeacon));
-  tracking.addParticipant(new FraudTracker());
-  // Segments read what Insights and Places left in user.state during the update: keep them last.
-  tracking.addParticipant(new SegmentsTracker());
+  const pipeline = trackPipeline({ trips: tripEngine, regions, places, settings, beacons: store.beacons, wire });
+  const tracking = new TrackingService(store.users, geofenceIndexes, clock, pipeline);
+  tracking.onTracked((tenant, user) => userLocations.update(tenant, user));
   // User search keeps stored users: deletions (by the API or by retention) must reach it.
   const users = reportDeletes(store.users, (tenant) => userLocations.deleted(tenant));
   return {

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { TrackUnit } from '../src/domain/ports/track-unit.js';
+import type { TrackCandidates, TrackIdentity, TrackWrite } from '../src/domain/ports/user-store.js';
 import type { Tenant } from '../src/domain/tenant.js';
 import type { Trip } from '../src/domain/trips/trip.js';
 import type { User } from '../src/domain/users/user.js';
 import { PostgresStore } from '../src/storage/postgres/postgres-store.js';
 import type { PostgresUserStore } from '../src/storage/postgres/postgres-user-store.js';
-import type { TrackCandidates, TrackIdentity, TrackUnit, TrackWrite } from '../src/storage/store.js';
 import { engineEnv } from './helpers/engine.js';
 import { makeEvent, makeTrip, makeUser } from './helpers/fixtures.js';
 

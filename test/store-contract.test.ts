@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { Store } from '../src/domain/ports/store.js';
 import type { Tenant } from '../src/domain/tenant.js';
 import type { Trip } from '../src/domain/trips/trip.js';
 import type { User } from '../src/domain/users/user.js';
 import { PostgresStore } from '../src/storage/postgres/postgres-store.js';
 import { SqliteStore } from '../src/storage/sqlite/sqlite-store.js';
-import type { Store } from '../src/storage/store.js';
 import { engineEnv } from './helpers/engine.js';
 import { makeCircleGeofence, makeEvent, makeTrip } from './helpers/fixtures.js';
 

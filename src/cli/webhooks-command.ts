@@ -1,7 +1,7 @@
+import type { Store } from '../domain/ports/store.js';
 import type { Project } from '../domain/projects/project.js';
 import type { ProjectService } from '../domain/projects/project-service.js';
 import { newWebhook, type Webhook } from '../domain/webhooks/webhook.js';
-import type { Store } from '../storage/store.js';
 import { refuseUnknownFlags } from './flags.js';
 
 /**

@@ -1,31 +1,41 @@
 /**
- * The one error type of the service. The HTTP layer renders it as `{meta: {code, param, message}}`;
+ * What the domain refuses: a parameter it cannot take, a record that is not there, a write that
+ * clashes with another, or reference data it cannot reach now. The HTTP layer gives each kind its
+ * status in one place (src/http/plugins/errors.ts) and renders `{meta: {code, param, message}}`;
  * `message` starts with `param` when there is one, as the spec asks.
  */
-export class ApiError extends Error {
+export type DomainErrorKind = 'invalid' | 'not-found' | 'conflict' | 'unavailable';
+
+export class DomainError extends Error {
+  override readonly name = 'DomainError';
+
   constructor(
-    readonly status: number,
+    readonly kind: DomainErrorKind,
     readonly param: string | undefined,
     message: string,
-    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
 }
 
-/** 400: a parameter is missing or invalid. `rule` completes the sentence that starts with the name. */
-export function invalidParam(param: string, rule: string): ApiError {
-  return new ApiError(400, param, `${param} ${rule}`);
+/** A parameter is invalid; `message` is the whole sentence, starting with the parameter's name. */
+export function invalid(param: string, message: string): DomainError {
+  return new DomainError('invalid', param, message);
 }
 
-export function missingParam(param: string): ApiError {
-  return new ApiError(400, param, `${param} is required.`);
+/** A parameter is missing or invalid. `rule` completes the sentence that starts with the name. */
+export function invalidParam(param: string, rule: string): DomainError {
+  return invalid(param, `${param} ${rule}`);
 }
 
-export function notFound(what: string, param?: string): ApiError {
-  return new ApiError(404, param, param ? `${param} does not match any ${what}.` : `${what} not found.`);
+export function missingParam(param: string): DomainError {
+  return invalid(param, `${param} is required.`);
 }
 
-export function conflict(param: string, rule: string): ApiError {
-  return new ApiError(409, param, `${param} ${rule}`);
+export function notFound(what: string, param?: string): DomainError {
+  return new DomainError('not-found', param, param ? `${param} does not match any ${what}.` : `${what} not found.`);
+}
+
+export function conflict(param: string, rule: string): DomainError {
+  return new DomainError('conflict', param, `${param} ${rule}`);
 }

@@ -2,7 +2,7 @@ import { NameKind } from '../geodata/name-index.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import { US_STATE_NAMES_BY_CODE } from '../geodata/us-states.js';
 import type { AddressContext } from './address.js';
-import type { Entity } from './entity.js';
+import type { Entity } from './entity-ref.js';
 import { perLocalityArea } from './locality-areas.js';
 
 // US territories have their own country code and are their own "state" in us-atlas.

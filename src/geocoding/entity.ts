@@ -3,14 +3,9 @@ import { normalizeName } from '../geodata/normalize-name.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import { type GeocodeAddress, makeAddress } from './address.js';
 import { areaRecord, entityContext, usCountry } from './entity-context.js';
+import type { Entity } from './entity-ref.js';
 import type { GeocodeLayer } from './layers.js';
 import { perLocalityArea } from './locality-areas.js';
-
-/** Something the coarse geocoder can answer: row `id` of the pack table that `kind` names. */
-export interface Entity {
-  kind: NameKind;
-  id: number;
-}
 
 /** The result layer of an entity. */
 export function entityLayer(pack: GeodataPack, { kind, id }: Entity): GeocodeLayer {

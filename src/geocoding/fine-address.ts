@@ -1,6 +1,6 @@
 import type { AddressLayer } from '../geodata/osm/addresses/address-layer.js';
 import { uspsStreet } from '../geodata/osm/addresses/street-names.js';
-import type { PlaceRecord } from '../geodata/osm/places/place-layer.js';
+import type { PlaceRecord } from '../geodata/osm/places/place-record.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import type { AddressContext, GeocodeAddress } from './address.js';
 import type { GeocodeLayer } from './layers.js';

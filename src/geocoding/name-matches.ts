@@ -1,7 +1,8 @@
 import { NameFlag, type NameKind } from '../geodata/name-index.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import { CandidateList } from './candidate-list.js';
-import { type Entity, entityCountryCode, entityLayer, entityQualifiers } from './entity.js';
+import { entityCountryCode, entityLayer, entityQualifiers } from './entity.js';
+import type { Entity } from './entity-ref.js';
 import { keyRanges } from './key-ranges.js';
 import type { GeocodeLayer } from './layers.js';
 import { entryAreaSlots } from './locality-areas.js';

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { Clock } from '../domain/clock.js';
+import type { Store } from '../domain/ports/store.js';
 import type { KeyResolver } from '../domain/projects/key-resolver.js';
 import type { ResolvedKey } from '../domain/projects/project.js';
 import type { UsageMeter } from '../domain/projects/usage-meter.js';
@@ -7,7 +8,6 @@ import type { Tenant } from '../domain/tenant.js';
 import type { LivePack } from '../geodata/live-pack.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { Services } from '../services.js';
-import type { Store } from '../storage/store.js';
 
 /** Which key an endpoint needs. Secret keys may call publishable endpoints. */
 export type AuthLevel = 'none' | 'publishable' | 'secret';

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { ApiError } from '../domain/errors.js';
+import { HttpError } from '../http/http-error.js';
 import type { RateDecision, RateLimiter, RateRule } from './rate-limiter.js';
 
 /**
@@ -63,7 +63,7 @@ export class RedisRateLimiter implements RateLimiter {
       reply = await run.call(this.redis, 1, ...args);
     } catch (err) {
       // Fail closed: without the shared counters no process can tell whether a limit is reached.
-      throw new ApiError(
+      throw new HttpError(
         503,
         undefined,
         `Rate limiting is unavailable (Redis: ${(err as Error).message}); retry shortly.`,

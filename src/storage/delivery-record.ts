@@ -1,4 +1,4 @@
-import type { DeliveryRecord, DeliveryStatus } from './store.js';
+import type { DeliveryRecord, DeliveryStatus } from '../domain/ports/delivery-store.js';
 
 /** A `deliveries` row as both engines return it (PostgreSQL's bigints may come as strings). */
 export interface DeliveryRow {

@@ -1,6 +1,6 @@
+import type { Store } from '../../src/domain/ports/store.js';
 import { PostgresStore } from '../../src/storage/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
-import type { Store } from '../../src/storage/store.js';
 import type { TestServer } from './server.js';
 
 /** Runs `write` on a store of its own over the test server's database, as another process would. */

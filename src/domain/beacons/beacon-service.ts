@@ -1,11 +1,11 @@
 import { distanceMeters } from '../../geo/distance-meters.js';
 import type { Position } from '../../geo/types.js';
-import { BeaconConflict, type BeaconListQuery, type BeaconStore } from '../../storage/store.js';
 import type { Clock } from '../clock.js';
 import { conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Metadata } from '../metadata.js';
 import type { Page } from '../pagination.js';
+import { BeaconConflict, type BeaconListQuery, type BeaconStore } from '../ports/beacon-store.js';
 import type { Tenant } from '../tenant.js';
 import type { Beacon } from './beacon.js';
 

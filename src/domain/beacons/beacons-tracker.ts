@@ -1,6 +1,6 @@
-import type { BeaconStore } from '../../storage/store.js';
 import type { LocationEvent } from '../events/event.js';
 import { updateEvent } from '../events/update-event.js';
+import type { BeaconStore } from '../ports/beacon-store.js';
 import type { TrackContribution, TrackParticipant, TrackUpdate } from '../tracking/track-participant.js';
 import type { Beacon } from './beacon.js';
 import { parseRangedBeacons, type RangedBeacon, rangeConfidence } from './ranged-beacons.js';

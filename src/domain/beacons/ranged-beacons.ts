@@ -1,4 +1,4 @@
-import { ApiError, invalidParam } from '../errors.js';
+import { invalid, invalidParam } from '../errors.js';
 
 /** A beacon the device ranged, as sent in track's `beacons`. */
 export interface RangedBeacon {
@@ -18,7 +18,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Reads track's `beacons`: an array of `{uuid, major, minor, rssi?, distance?}`, or that array as JSON
- * text (form-encoded bodies). Major and minor may be numbers or numeric strings. Throws a 400 naming
+ * text (form-encoded bodies). Major and minor may be numbers or numeric strings. Throws an invalid-parameter error naming
  * `beacons`, with the item and field in the message; `undefined` when absent (the client did not range).
  */
 export function parseRangedBeacons(raw: unknown, name = 'beacons'): RangedBeacon[] | undefined {
@@ -39,7 +39,7 @@ export function parseRangedBeacons(raw: unknown, name = 'beacons'): RangedBeacon
 
 function rangedBeacon(item: unknown, where: string, name: string): RangedBeacon {
   // The param is `beacons`; the message points at the item and field (`beacons[2].uuid must ...`).
-  const fail = (rule: string) => new ApiError(400, name, `${where}${rule}`);
+  const fail = (rule: string) => invalid(name, `${where}${rule}`);
   if (!item || typeof item !== 'object' || Array.isArray(item)) throw fail(' must be an object.');
   const b = item as Record<string, unknown>;
   if (typeof b.uuid !== 'string' || !UUID.test(b.uuid.trim())) throw fail('.uuid must be a UUID.');

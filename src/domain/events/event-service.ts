@@ -1,6 +1,6 @@
-import type { EventListQuery, EventStore } from '../../storage/store.js';
 import { notFound } from '../errors.js';
 import type { Page } from '../pagination.js';
+import type { EventListQuery, EventStore } from '../ports/event-store.js';
 import type { Tenant } from '../tenant.js';
 import type { LocationEvent } from './event.js';
 

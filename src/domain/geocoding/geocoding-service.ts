@@ -26,7 +26,7 @@ export interface AutocompleteQuery {
  * Forward and reverse geocoding and autocomplete over the reference pack the server has open. Layer
  * names are the spec's (validated by the caller); `coarse` and `fine` expand to their members, and
  * fine layers (address, place, street, intersection) find something only in imported OSM regions. Without a
- * pack every call throws a 503 that says how to build one.
+ * pack every call throws an unavailable error that says how to build one.
  */
 export class GeocodingService {
   constructor(private readonly packs: PackSource) {}
@@ -60,7 +60,7 @@ export class GeocodingService {
     return { sources: pack.attribution(), notes: pack.manifest.notes };
   }
 
-  /** The open pack, or a 503 naming what to run. */
+  /** The open pack, or an unavailable error naming what to run. */
   pack(): GeodataPack {
     const pack = this.packs.current();
     if (!pack) throw geodataUnavailable(this.packs.unavailableReason());

@@ -1,6 +1,6 @@
-import { ApiError } from '../errors.js';
+import { DomainError } from '../errors.js';
 
-/** 503: the server has no reference data (or no IP database) to answer from; `reason` says what to do. */
-export function geodataUnavailable(reason: string): ApiError {
-  return new ApiError(503, undefined, `Geodata is unavailable: ${reason}.`);
+/** The server has no reference data (or no IP database) to answer from; `reason` says what to do. */
+export function geodataUnavailable(reason: string): DomainError {
+  return new DomainError('unavailable', undefined, `Geodata is unavailable: ${reason}.`);
 }

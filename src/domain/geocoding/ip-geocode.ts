@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { GeodataPack } from '../../geodata/pack.js';
 import { isPublicIp } from '../../geodata/public-ip.js';
-import { ApiError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import { geodataUnavailable } from './geodata-unavailable.js';
 
 /** The spec's IP geocode address: a point plus city, state, postal code and country where known. */
@@ -28,18 +28,18 @@ export interface IpGeocode {
 
 /**
  * Locates an IP address with the pack's IP database. `ip` is what the caller sent, or the request's
- * address (`fromRequest`), which the error message then says. 404 (`param: "ip"`) for private, reserved
- * and unknown addresses; 503 when the server has no IP database.
+ * address (`fromRequest`), which the error message then says. Not found (`param: "ip"`) for private,
+ * reserved and unknown addresses; unavailable when the server has no IP database.
  */
 export function ipGeocode(pack: GeodataPack, rawIp: string, fromRequest: boolean): IpGeocode {
   const ip = unmapIpv4(rawIp.trim());
   const who = fromRequest ? `ip ${ip} (the address this request came from)` : `ip ${ip}`;
   if (!pack.ipDatabase.available) throw geodataUnavailable(pack.ipDatabase.description);
   if (isIP(ip) !== 0 && !isPublicIp(ip)) {
-    throw new ApiError(404, 'ip', `${who} is a private or reserved address: it has no location.`);
+    throw new DomainError('not-found', 'ip', `${who} is a private or reserved address: it has no location.`);
   }
   const found = pack.ipLookup(ip);
-  if (!found) throw new ApiError(404, 'ip', `${who} is not in the IP database.`);
+  if (!found) throw new DomainError('not-found', 'ip', `${who} is not in the IP database.`);
   const { latitude, longitude, ...names } = found;
   return {
     ip,

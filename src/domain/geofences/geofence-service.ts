@@ -1,9 +1,10 @@
-import type { GeofenceStore, UserStore } from '../../storage/store.js';
 import type { Clock } from '../clock.js';
 import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Metadata } from '../metadata.js';
 import type { Page, PageQuery } from '../pagination.js';
+import type { GeofenceStore } from '../ports/geofence-store.js';
+import type { UserStore } from '../ports/user-store.js';
 import type { Tenant } from '../tenant.js';
 import type { User } from '../users/user.js';
 import { type Geofence, type GeofenceType, isGeofenceLive, type TravelMode } from './geofence.js';

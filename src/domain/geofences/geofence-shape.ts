@@ -2,7 +2,7 @@ import { circleFencePolygon } from '../../geo/circle-polygon.js';
 import { approximateRadiusMeters, ringCentroid } from '../../geo/ring-centroid.js';
 import type { PolygonGeometry, Position, Ring } from '../../geo/types.js';
 import { validateRing } from '../../geo/validate-ring.js';
-import { ApiError, invalidParam, missingParam } from '../errors.js';
+import { invalid, invalidParam, missingParam } from '../errors.js';
 import type { GeofenceType, TravelMode } from './geofence.js';
 import type { IsochroneBuilder } from './isochrone-builder.js';
 
@@ -29,7 +29,7 @@ export function buildGeofenceShape(
 ): GeofenceShape {
   if (type === 'isochrone') {
     const builder = isochrone?.builder;
-    if (!builder) throw new ApiError(400, 'type', 'type isochrone needs road routing, which this server lacks.');
+    if (!builder) throw invalid('type', 'type isochrone needs road routing, which this server lacks.');
     const destination = readPosition(coordinates, 'an isochrone');
     if (radius === undefined) throw missingParam('radius');
     if (radius < ISOCHRONE_MINUTES.min || radius > ISOCHRONE_MINUTES.max) {

@@ -1,6 +1,6 @@
-import type { ProjectStore } from '../../storage/store.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
+import type { ProjectStore } from '../ports/project-store.js';
 import type { Segment } from '../segments/segment.js';
 import { generateProjectKeys, hashKey, type ProjectKeys } from './keys.js';
 import { DEFAULT_FEATURES, DEFAULT_LIMITS, type Project, type ProjectFeatures } from './project.js';

@@ -1,4 +1,4 @@
-import type { UsageStore } from '../../storage/store.js';
+import type { UsageStore } from '../ports/usage-store.js';
 
 /** `YYYY-MM` of a time, UTC: usage and quotas are per calendar month. */
 export function monthOf(ms: number): string {

@@ -1,6 +1,10 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { DeliveryStore, EventStore, ProjectStore, TripStore, UserStore } from '../../storage/store.js';
 import type { Clock } from '../clock.js';
+import type { DeliveryStore } from '../ports/delivery-store.js';
+import type { EventStore } from '../ports/event-store.js';
+import type { ProjectStore } from '../ports/project-store.js';
+import type { TripStore } from '../ports/trip-store.js';
+import type { UserStore } from '../ports/user-store.js';
 import type { Tenant } from '../tenant.js';
 import { retentionOf } from './retention.js';
 

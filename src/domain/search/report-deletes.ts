@@ -1,4 +1,4 @@
-import type { UserStore } from '../../storage/store.js';
+import type { UserStore } from '../ports/user-store.js';
 import type { Tenant } from '../tenant.js';
 
 /**

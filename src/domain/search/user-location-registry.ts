@@ -1,5 +1,6 @@
 import { setBounded } from '../../cache/bounded-map.js';
-import type { StoreChange, UserLocation } from '../../storage/store.js';
+import type { StoreChange } from '../ports/store.js';
+import type { UserLocation } from '../ports/user-store.js';
 import { type Tenant, tenantKey } from '../tenant.js';
 import type { User } from '../users/user.js';
 import { UserLocationIndex } from './user-location-index.js';

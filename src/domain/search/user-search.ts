@@ -1,10 +1,10 @@
 import { distanceMeters } from '../../geo/distance-meters.js';
 import type { Position } from '../../geo/types.js';
 import type { Router } from '../../routing/router.js';
-import type { UserStore } from '../../storage/store.js';
 import type { Clock } from '../clock.js';
 import { type Geofence, isGeofenceLive, type TravelMode } from '../geofences/geofence.js';
 import type { Metadata } from '../metadata.js';
+import type { UserStore } from '../ports/user-store.js';
 import type { Tenant } from '../tenant.js';
 import type { GeofenceIndexRegistry } from '../tracking/geofence-index-registry.js';
 import type { User } from '../users/user.js';

@@ -1,4 +1,4 @@
-import { ApiError, invalidParam } from '../errors.js';
+import { invalid, invalidParam } from '../errors.js';
 import type { Metadata } from '../metadata.js';
 
 export const INSIGHT_STATES = ['home', 'office', 'traveling', 'commuting'] as const;
@@ -27,7 +27,7 @@ export const MAX_SEGMENTS = 100;
 const CONDITION_KEYS = ['metadata', 'insights', 'topChains'];
 
 /**
- * Reads a list of segments (or its JSON text), throwing a 400 naming `name` with the item and field in
+ * Reads a list of segments (or its JSON text), throwing an invalid-parameter error naming `name` with the item and field in
  * the message (`segments[1].externalId must ...`). Used by the settings route and the CLI.
  */
 export function parseSegments(raw: unknown, name = 'segments'): Segment[] {
@@ -44,7 +44,7 @@ export function parseSegments(raw: unknown, name = 'segments'): Segment[] {
   if (list.length > MAX_SEGMENTS) throw invalidParam(name, `must have at most ${MAX_SEGMENTS} items.`);
   const seen = new Set<string>();
   return list.map((item, i) => {
-    const fail = (rule: string) => new ApiError(400, name, `${name}[${i}]${rule}`);
+    const fail = (rule: string) => invalid(name, `${name}[${i}]${rule}`);
     if (!item || typeof item !== 'object' || Array.isArray(item)) throw fail(' must be an object.');
     const s = item as Record<string, unknown>;
     if (typeof s.description !== 'string' || !s.description.trim() || s.description.length > 1000)

@@ -1,4 +1,4 @@
-import type { SettingsStore } from '../../storage/store.js';
+import type { SettingsStore } from '../ports/settings-store.js';
 import type { Tenant } from '../tenant.js';
 import type { PlaceSettings } from './place-settings.js';
 

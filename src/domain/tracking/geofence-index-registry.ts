@@ -1,9 +1,10 @@
-import type { GeofenceListQuery, StoreChange } from '../../storage/store.js';
 import type { Geofence } from '../geofences/geofence.js';
 import { GeofenceIndex } from '../geofences/geofence-index.js';
 import type { TreeBuilder } from '../geofences/packed-tree.js';
 import { type PreparedGeofence, prepareGeofence } from '../geofences/prepared-geofence.js';
 import type { Page } from '../pagination.js';
+import type { GeofenceListQuery } from '../ports/geofence-store.js';
+import type { StoreChange } from '../ports/store.js';
 import { type Tenant, tenantKey } from '../tenant.js';
 import { leanGeofence } from './lean-geofence.js';
 import { TagIds } from './tag-ids.js';

@@ -1,5 +1,5 @@
-import type { TrackCandidates } from '../../storage/store.js';
 import { newId } from '../ids.js';
+import type { TrackCandidates } from '../ports/user-store.js';
 import type { User } from '../users/user.js';
 import type { TrackRequest } from './track-request.js';
 

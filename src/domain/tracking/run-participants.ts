@@ -1,6 +1,6 @@
-import type { TrackUnit } from '../../storage/store.js';
 import type { LocationEvent } from '../events/event.js';
 import type { Geofence } from '../geofences/geofence.js';
+import type { TrackUnit } from '../ports/track-unit.js';
 import type { User } from '../users/user.js';
 import type { TrackContribution, TrackParticipant, TrackUpdate } from './track-participant.js';
 import type { TrackRequest } from './track-request.js';

@@ -1,7 +1,7 @@
 import type { Position } from '../../geo/types.js';
-import type { TrackUnit } from '../../storage/store.js';
 import type { LocationEvent } from '../events/event.js';
 import type { Geofence } from '../geofences/geofence.js';
+import type { TrackUnit } from '../ports/track-unit.js';
 import type { Project } from '../projects/project.js';
 import type { Tenant } from '../tenant.js';
 import type { User } from '../users/user.js';
@@ -41,8 +41,8 @@ export interface TrackContribution {
 
 /**
  * Something that takes part in every track, after geofence events and before the user is saved,
- * inside the per-user lock: trips now; places, regions, insights and beacons later. Keeps the track
- * pipeline one list of named steps instead of a growing function.
+ * inside the per-user lock. Keeps the track pipeline one list of named steps (pipeline.ts) instead of
+ * a growing function.
  */
 export interface TrackParticipant {
   readonly name: string;

@@ -1,7 +1,7 @@
-import type { TrackCandidates, TrackIdentity, UserStore } from '../../storage/store.js';
 import type { Clock } from '../clock.js';
 import { geofenceEvents } from '../events/geofence-events.js';
 import { detectTransitions, type GeofenceTransitions } from '../geofences/detect-transitions.js';
+import type { TrackCandidates, TrackIdentity, UserStore } from '../ports/user-store.js';
 import { tenantKey } from '../tenant.js';
 import type { User } from '../users/user.js';
 import { deliveriesFor } from '../webhooks/webhook.js';

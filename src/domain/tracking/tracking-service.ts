@@ -1,5 +1,5 @@
-import type { UserStore } from '../../storage/store.js';
 import type { Clock } from '../clock.js';
+import type { UserStore } from '../ports/user-store.js';
 import type { Tenant } from '../tenant.js';
 import type { User } from '../users/user.js';
 import type { GeofenceIndexRegistry } from './geofence-index-registry.js';
@@ -12,8 +12,8 @@ import type { TrackRequest, TrackResult } from './track-request.js';
 export type TrackedListener = (tenant: Tenant, user: User) => void;
 
 /**
- * Location updates: `track` for one, `replay` for a client's offline buffer. Participants (trips
- * now; places, regions, beacons later) join every update through `addParticipant`.
+ * Location updates: `track` for one, `replay` for a client's offline buffer. Every update runs the
+ * participants given (the track pipeline, see pipeline.ts), in order.
  */
 export class TrackingService {
   private readonly participants: TrackParticipant[] = [];
@@ -29,7 +29,7 @@ export class TrackingService {
     this.participants.push(...participants);
   }
 
-  /** Adds a participant that runs on every later track, after those added before it. */
+  /** Adds a participant after the pipeline's, for every later track (tests add one that waits, to open races). */
   addParticipant(participant: TrackParticipant): void {
     this.participants.push(participant);
   }

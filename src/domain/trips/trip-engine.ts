@@ -1,8 +1,11 @@
 import type { Position } from '../../geo/types.js';
 import type { Router } from '../../routing/router.js';
-import type { GeofenceStore, TrackUnit, TripStore, TripWrite, UserStore } from '../../storage/store.js';
 import type { Clock } from '../clock.js';
 import type { LocationEvent } from '../events/event.js';
+import type { GeofenceStore } from '../ports/geofence-store.js';
+import type { TrackUnit } from '../ports/track-unit.js';
+import type { TripStore, TripWrite } from '../ports/trip-store.js';
+import type { UserStore } from '../ports/user-store.js';
 import type { Tenant } from '../tenant.js';
 import { deliveriesFor, type Webhook } from '../webhooks/webhook.js';
 import { isTripActive, isTripStale, type Trip, type TripOptions } from './trip.js';

@@ -1,8 +1,8 @@
 import type { Position } from '../../geo/types.js';
 import type { Router } from '../../routing/router.js';
-import type { GeofenceStore } from '../../storage/store.js';
 import { invalidParam, notFound } from '../errors.js';
 import { type Geofence, isGeofenceLive } from '../geofences/geofence.js';
+import type { GeofenceStore } from '../ports/geofence-store.js';
 import type { Tenant } from '../tenant.js';
 import { hasDestination, type Trip } from './trip.js';
 

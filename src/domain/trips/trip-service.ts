@@ -1,7 +1,7 @@
-import type { TripListQuery } from '../../storage/store.js';
 import { notFound } from '../errors.js';
 import type { EventType } from '../events/event.js';
 import type { Page } from '../pagination.js';
+import type { TripListQuery } from '../ports/trip-store.js';
 import type { Tenant } from '../tenant.js';
 import type { User } from '../users/user.js';
 import { isTripActive, type SettableTripStatus, type Trip, type TripLocation, type TripOptions } from './trip.js';

@@ -5,7 +5,7 @@ import type { TripChange, TripContext, TripEngine } from './trip-engine.js';
 import { type EventOrigin, tripEvents } from './trip-events.js';
 import { advancedTrip, ownerOf, withOptions } from './trip-lifecycle.js';
 
-/** Reads track's `tripOptions` (null when absent); throws `ApiError` on a bad value. */
+/** Reads track's `tripOptions` (null when absent); throws an invalid `DomainError` on a bad value. */
 export type TripOptionsReader = (raw: unknown) => TripOptions | null;
 
 /**

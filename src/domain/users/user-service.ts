@@ -1,6 +1,6 @@
-import type { UserStore } from '../../storage/store.js';
 import { notFound } from '../errors.js';
 import type { Page, PageQuery } from '../pagination.js';
+import type { UserStore } from '../ports/user-store.js';
 import type { Tenant } from '../tenant.js';
 import type { User } from './user.js';
 

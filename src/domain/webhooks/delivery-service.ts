@@ -1,6 +1,7 @@
-import type { DeliveryOutcome, DeliveryStore, DueDelivery, ProjectStore } from '../../storage/store.js';
 import type { Clock } from '../clock.js';
 import type { LocationEvent } from '../events/event.js';
+import type { DeliveryOutcome, DeliveryStore, DueDelivery } from '../ports/delivery-store.js';
+import type { ProjectStore } from '../ports/project-store.js';
 import type { Webhook } from './webhook.js';
 
 /** What one attempt got: the receiver's HTTP status when it answered, else why not. */

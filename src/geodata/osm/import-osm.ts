@@ -4,21 +4,9 @@ import { type ImportSummary, type LayerManifest, PACK_FORMAT } from '../manifest
 import { packPaths, replaceDirectory, writeJson } from '../pack-files.js';
 import { SOURCES } from '../sources.js';
 import { buildAddressLayer } from './addresses/address-layer.js';
-import { type OsmFile, readOsmFile } from './osm-file.js';
+import { readOsmFile } from './osm-file.js';
+import type { OsmLayerBuilder } from './osm-layer-builder.js';
 import { buildPlaceLayer } from './places/place-layer.js';
-
-/** What one builder added to a region folder: counts for the manifest and notes on what is approximate. */
-export interface OsmBuildResult {
-  counts: Record<string, number>;
-  notes?: string[];
-}
-
-/** Writes one kind of data (places, addresses, road graphs) from an extract into a region folder. */
-export type OsmLayerBuilder = (
-  osm: OsmFile,
-  dir: string,
-  progress: (message: string) => void,
-) => Promise<OsmBuildResult>;
 
 /** The builders an OSM import runs, in order; each owns its own files in the region folder. */
 const BUILDERS: ReadonlyArray<[string, OsmLayerBuilder]> = [

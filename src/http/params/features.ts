@@ -1,4 +1,4 @@
-import { ApiError, invalidParam } from '../../domain/errors.js';
+import { invalid, invalidParam } from '../../domain/errors.js';
 import type { ProjectFeatures } from '../../domain/projects/project.js';
 import { param } from './param.js';
 import { toBoolean } from './scalars.js';
@@ -25,7 +25,7 @@ export const features = () =>
         if (!feature) throw invalidParam(name, `may only have the keys ${FEATURES.join(', ')} ("${key}" is not one).`);
         if (v === null || v === undefined) continue;
         const on = toBoolean(v);
-        if (on === null) throw new ApiError(400, name, `${name}.${key} must be a boolean (true or false).`);
+        if (on === null) throw invalid(name, `${name}.${key} must be a boolean (true or false).`);
         out[feature] = on;
       }
       return out;

@@ -1,4 +1,5 @@
-import { ApiError, invalidParam, missingParam } from '../../domain/errors.js';
+import { DomainError, invalidParam, missingParam } from '../../domain/errors.js';
+import { HttpError } from '../http-error.js';
 
 /** A JSON schema fragment, used only to document the API (OpenAPI); parsing is done by `parse`. */
 export type JsonSchema = Record<string, unknown>;
@@ -59,7 +60,7 @@ export function isAbsent(raw: unknown): boolean {
 
 /**
  * Reads every parameter of `spec` from `source` (a parsed query or body). Unknown fields are ignored.
- * Throws `ApiError` 400 naming the first offending parameter.
+ * Throws an invalid `DomainError` naming the first offending parameter.
  */
 export function parseParams<S extends ParamSpec>(spec: S, source: unknown): Parsed<S> {
   return parseEntries(Object.entries(spec), source) as Parsed<S>;
@@ -85,7 +86,7 @@ function parseEntries(entries: Array<[string, Param<unknown>]>, source: unknown)
     try {
       out[name] = p.parse(raw, name);
     } catch (err) {
-      if (err instanceof ApiError) throw err;
+      if (err instanceof DomainError || err instanceof HttpError) throw err;
       throw invalidParam(name, 'is invalid.');
     }
   }

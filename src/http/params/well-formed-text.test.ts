@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError } from '../../domain/errors.js';
+import { DomainError } from '../../domain/errors.js';
 import { rejectIllFormedText } from './well-formed-text.js';
 
 function refusal(source: unknown): { param: string | undefined; message: string } | null {
@@ -8,8 +8,8 @@ function refusal(source: unknown): { param: string | undefined; message: string 
     rejectIllFormedText(source);
     return null;
   } catch (err) {
-    assert.ok(err instanceof ApiError);
-    assert.equal(err.status, 400);
+    assert.ok(err instanceof DomainError);
+    assert.equal(err.kind, 'invalid');
     return { param: err.param, message: err.message };
   }
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import { ApiError } from '../../domain/errors.js';
 import { keyFromAuthorization } from '../../domain/projects/keys.js';
 import type { ResolvedKey } from '../../domain/projects/project.js';
 import type { RateDecision, RateRule } from '../../ratelimit/rate-limiter.js';
 import type { AppDeps, AuthLevel } from '../context.js';
+import { HttpError } from '../http-error.js';
 
 /**
  * Resolves the key of every route that asks for one (`config.auth`), refuses wrong levels and
@@ -88,7 +88,7 @@ function keyCheck(deps: AppDeps, route: RouteAuth): onRequestHookHandler {
 
   const slow = async (req: FastifyRequest, reply: FastifyReply, raw: string): Promise<void> => {
     const auth = await deps.keys.resolve(raw);
-    if (!auth) throw new ApiError(401, 'Authorization', 'Authorization key is not valid.');
+    if (!auth) throw new HttpError(401, 'Authorization', 'Authorization key is not valid.');
     const now = checkKey(auth);
     const quota = auth.project.limits.monthlyQuota;
     if (quota !== null && (await deps.usage.monthTotal(auth.project.id, now)) >= quota) throw overQuota(quota);
@@ -98,10 +98,10 @@ function keyCheck(deps: AppDeps, route: RouteAuth): onRequestHookHandler {
   /** Refuses a key of the wrong level or a disabled project; returns the time the request counts at. */
   function checkKey(auth: ResolvedKey): number {
     if (route.level === 'secret' && auth.level !== 'secret') {
-      throw new ApiError(403, 'Authorization', 'Authorization key must be a secret key for this endpoint.');
+      throw new HttpError(403, 'Authorization', 'Authorization key must be a secret key for this endpoint.');
     }
     if (auth.project.disabled) {
-      throw new ApiError(402, 'Authorization', 'Authorization key belongs to a disabled project.');
+      throw new HttpError(402, 'Authorization', 'Authorization key belongs to a disabled project.');
     }
     return deps.clock.now();
   }
@@ -114,7 +114,7 @@ function keyCheck(deps: AppDeps, route: RouteAuth): onRequestHookHandler {
     if (auth === undefined) {
       raw = keyFromAuthorization(raw) ?? '';
       if (raw === '')
-        throw new ApiError(401, 'Authorization', 'Authorization header is missing: send a project API key.');
+        throw new HttpError(401, 'Authorization', 'Authorization header is missing: send a project API key.');
       auth = deps.keys.cached(raw);
     }
     if (auth === undefined || auth.project.limits.monthlyQuota !== null) {
@@ -132,8 +132,8 @@ function limited(reply: FastifyReply, decision: RateDecision): void {
   if (!decision.allowed) throw rateLimited(decision);
 }
 
-function overQuota(quota: number): ApiError {
-  return new ApiError(402, 'Authorization', `Authorization key's project has used its ${quota} requests this month.`);
+function overQuota(quota: number): HttpError {
+  return new HttpError(402, 'Authorization', `Authorization key's project has used its ${quota} requests this month.`);
 }
 
 export function applyRateHeaders(reply: FastifyReply, d: RateDecision): void {
@@ -142,8 +142,8 @@ export function applyRateHeaders(reply: FastifyReply, d: RateDecision): void {
   reply.header('ratelimit-reset', Math.ceil(d.resetMs / 1000));
 }
 
-export function rateLimited(d: RateDecision): ApiError {
-  return new ApiError(
+export function rateLimited(d: RateDecision): HttpError {
+  return new HttpError(
     429,
     undefined,
     `Rate limit exceeded: ${d.rule.label}. Retry after ${Math.ceil(d.resetMs / 1000)} s.`,

@@ -1,6 +1,15 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../domain/errors.js';
+import { DomainError, type DomainErrorKind } from '../../domain/errors.js';
+import { HttpError } from '../http-error.js';
 import { applyCommonHeaders } from './cors.js';
+
+/** The status of each kind of domain refusal: the one place where the domain's errors meet HTTP. */
+const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  'not-found': 404,
+  conflict: 409,
+  unavailable: 503,
+};
 
 /** Fastify's own failures that are the client's doing, mapped to the spec's error body. */
 const CLIENT_ERRORS: Record<string, { status: number; param: string; message: string }> = {
@@ -34,8 +43,12 @@ export function isStoreUnavailable(err: { code?: unknown; message?: unknown }): 
 
 /** Renders every error as `{meta: {code, param, message}}`; only our own faults become 500. */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
-    if (err instanceof ApiError) {
+  app.setErrorHandler((err: FastifyError | DomainError | HttpError, req, reply) => {
+    if (err instanceof DomainError) {
+      const status = DOMAIN_STATUS[err.kind];
+      return reply.code(status).send(errorBody(status, err.param, err.message));
+    }
+    if (err instanceof HttpError) {
       if (err.headers) reply.headers(err.headers);
       return reply.code(err.status).send(errorBody(err.status, err.param, err.message));
     }

@@ -1,6 +1,6 @@
 import { setBounded } from '../../cache/bounded-map.js';
+import type { StoreChange } from '../../domain/ports/store.js';
 import type { Tenant } from '../../domain/tenant.js';
-import type { StoreChange } from '../../storage/store.js';
 
 interface Entry {
   body: Buffer;

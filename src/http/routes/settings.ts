@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError, invalidParam } from '../../domain/errors.js';
+import { DomainError, invalidParam } from '../../domain/errors.js';
 import type { Metadata } from '../../domain/metadata.js';
 import { parseSegments } from '../../domain/segments/segment.js';
 import type { PlaceSettings } from '../../domain/settings/place-settings.js';
@@ -108,7 +108,7 @@ function chainEntry(value: unknown, name: string, slug: string): Metadata {
   try {
     return metadata().parse(value, `${name}.${slug}`) ?? {};
   } catch (err) {
-    if (err instanceof ApiError) throw new ApiError(err.status, name, err.message);
+    if (err instanceof DomainError) throw new DomainError(err.kind, name, err.message);
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseRangedBeacons } from '../../domain/beacons/ranged-beacons.js';
-import { ApiError, invalidParam } from '../../domain/errors.js';
+import { DomainError, invalidParam } from '../../domain/errors.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { TrackRequest, TrackResult } from '../../domain/tracking/track-request.js';
 import type { DeviceType } from '../../domain/users/user.js';
@@ -129,8 +129,8 @@ function parseReplay(raw: unknown, i: number): TrackBody {
   try {
     return parseParams(trackBody, raw);
   } catch (err) {
-    if (!(err instanceof ApiError) || err.param === undefined) throw err;
-    throw new ApiError(err.status, `${name}.${err.param}`, `${name}.${err.message}`);
+    if (!(err instanceof DomainError) || err.param === undefined) throw err;
+    throw new DomainError(err.kind, `${name}.${err.param}`, `${name}.${err.message}`);
   }
 }
 

@@ -1,58 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, invalidParam, missingParam } from '../../domain/errors.js';
+import { missingParam } from '../../domain/errors.js';
 import type { Tenant } from '../../domain/tenant.js';
-import {
-  SETTABLE_TRIP_STATUSES,
-  TRIP_MODES,
-  TRIP_STATUSES,
-  type Trip,
-  type TripOptions,
-} from '../../domain/trips/trip.js';
+import { SETTABLE_TRIP_STATUSES, TRIP_STATUSES, type Trip } from '../../domain/trips/trip.js';
 import type { TripChange, TripContext } from '../../domain/trips/trip-engine.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute } from '../define-route.js';
 import { cursor, listLimit, pathSegment } from '../params/common.js';
-import { bool, commaList, datetime, isAbsent, metadata, num, oneOf, parseParams, str } from '../params/index.js';
+import { bool, commaList, oneOf } from '../params/index.js';
+import { tripName, tripOptionFields, tripOptionsSpec } from '../params/trip-options.js';
 import { presentEvent } from '../presenters/event-presenter.js';
 import { presentTrip } from '../presenters/trip-presenter.js';
 
-const name = () => str({ maxLength: 256 });
-
-/** Trip options as every client sends them; `approachingThreshold` may be a string (iOS). */
-const optionFields = {
-  destinationGeofenceTag: name(),
-  destinationGeofenceExternalId: name(),
-  mode: oneOf(TRIP_MODES, { caseInsensitive: true }),
-  metadata: metadata(),
-  approachingThreshold: num({ min: 1, max: 1440 }).describe('minutes of ETA at which the trip becomes approaching'),
-  scheduledArrivalAt: datetime(),
-};
-const tripOptionsSpec = { externalId: name().required(), ...optionFields };
 const statusParam = () => oneOf(SETTABLE_TRIP_STATUSES);
-
-/**
- * Reads track's `tripOptions` (an object, or JSON text in form bodies); null when absent. Errors
- * name the nested parameter, e.g. `tripOptions.mode`.
- */
-export function readTripOptions(raw: unknown): TripOptions | null {
-  if (isAbsent(raw)) return null;
-  let value = raw;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      throw invalidParam('tripOptions', 'must be a dictionary or a JSON string of one.');
-    }
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value))
-    throw invalidParam('tripOptions', 'must be a dictionary.');
-  try {
-    return parseParams(tripOptionsSpec, value);
-  } catch (err) {
-    if (!(err instanceof ApiError) || err.param === undefined) throw err;
-    throw new ApiError(err.status, `tripOptions.${err.param}`, `tripOptions.${err.message}`);
-  }
-}
 
 export function tripRoutes(app: FastifyInstance, { services }: AppDeps): void {
   const tag = 'Trips';
@@ -76,7 +35,7 @@ export function tripRoutes(app: FastifyInstance, { services }: AppDeps): void {
       auth: 'publishable',
       tag,
       summary: 'Start a trip for a user (by userId, else deviceId)',
-      body: { userId: name(), deviceId: name(), ...tripOptionsSpec },
+      body: { userId: tripName(), deviceId: tripName(), ...tripOptionsSpec },
     },
     async ({ body, tenant, req }) => {
       const { userId, deviceId, ...options } = body;
@@ -110,7 +69,7 @@ export function tripRoutes(app: FastifyInstance, { services }: AppDeps): void {
       tag,
       summary: 'Update a trip as the web SDK does: options, and optionally status',
       params: { externalId: pathSegment() },
-      body: { status: statusParam(), ...optionFields },
+      body: { status: statusParam(), ...tripOptionFields },
       bodyFromQuery: true,
     },
     async ({ params, body, tenant, req }) => {
@@ -150,9 +109,9 @@ export function tripRoutes(app: FastifyInstance, { services }: AppDeps): void {
         createdAfter: cursor(),
         active: bool(),
         status: commaList({ values: TRIP_STATUSES }),
-        destinationGeofenceTag: name(),
-        destinationGeofenceExternalId: name(),
-        userId: name().describe('the user _id, userId or deviceId'),
+        destinationGeofenceTag: tripName(),
+        destinationGeofenceExternalId: tripName(),
+        userId: tripName().describe('the user _id, userId or deviceId'),
         sortBy: oneOf(['eta', 'createdAt'] as const).default('eta'),
         includeLocations: bool().default(false),
       },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import type { StoreChange } from '../../domain/ports/store.js';
 import type { Tenant } from '../../domain/tenant.js';
-import type { StoreChange } from '../store.js';
 
 const CHANNEL = 'whereabouts_changes';
 /**

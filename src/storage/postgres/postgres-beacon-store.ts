@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import type { Beacon } from '../../domain/beacons/beacon.js';
 import type { Page } from '../../domain/pagination.js';
+import { BeaconConflict, type BeaconListQuery, type BeaconStore } from '../../domain/ports/beacon-store.js';
 import type { Tenant } from '../../domain/tenant.js';
-import { BeaconConflict, type BeaconListQuery, type BeaconStore } from '../store.js';
 import { pagedDocs } from './paged-docs.js';
 
 const UNIQUE_VIOLATION = '23505';

@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import type { LocationEvent } from '../../domain/events/event.js';
+import type { DeliveryOutcome, DeliveryRecord, DeliveryStore, DueDelivery } from '../../domain/ports/delivery-store.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { Delivery } from '../../domain/webhooks/webhook.js';
 import { deliveryRecord } from '../delivery-record.js';
-import type { DeliveryOutcome, DeliveryRecord, DeliveryStore, DueDelivery } from '../store.js';
 import { deleteCreatedBefore } from './delete-oldest.js';
 import { row } from './sql-batch.js';
 

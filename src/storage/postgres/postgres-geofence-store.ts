@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import { type Geofence, isGeofenceLive } from '../../domain/geofences/geofence.js';
 import type { Page } from '../../domain/pagination.js';
+import type { GeofenceListQuery, GeofenceStore, GeofenceUpsert } from '../../domain/ports/geofence-store.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { polygonJson } from '../../geo/polygon-json.js';
 import { geofenceDocument } from '../geofence-document.js';
-import type { GeofenceListQuery, GeofenceStore, GeofenceUpsert } from '../store.js';
 import type { ChangeNotifier } from './change-notifier.js';
 import { pagedDocs } from './paged-docs.js';
 

@@ -1,6 +1,6 @@
 import type pg from 'pg';
+import type { ProjectStore } from '../../domain/ports/project-store.js';
 import type { KeyLevel, Project, ResolvedKey } from '../../domain/projects/project.js';
-import type { ProjectStore } from '../store.js';
 import type { ChangeNotifier } from './change-notifier.js';
 import { inTransaction } from './open-pool.js';
 

@@ -1,7 +1,8 @@
 import type pg from 'pg';
+import type { SettingsStore } from '../../domain/ports/settings-store.js';
+import type { UsageStore } from '../../domain/ports/usage-store.js';
 import { EMPTY_PLACE_SETTINGS, type PlaceSettings } from '../../domain/settings/place-settings.js';
 import type { Tenant } from '../../domain/tenant.js';
-import type { SettingsStore, UsageStore } from '../store.js';
 
 export class PostgresSettingsStore implements SettingsStore {
   constructor(private readonly pool: pg.Pool) {}

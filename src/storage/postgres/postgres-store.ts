@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Store, StoreChange } from '../store.js';
+import type { Store, StoreChange } from '../../domain/ports/store.js';
 import { ChangeNotifier } from './change-notifier.js';
 import { createPool, migrate } from './open-pool.js';
 import { PostgresBeaconStore } from './postgres-beacon-store.js';

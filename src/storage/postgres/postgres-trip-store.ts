@@ -1,8 +1,9 @@
 import type pg from 'pg';
 import type { Page } from '../../domain/pagination.js';
+import type { TrackUnit } from '../../domain/ports/track-unit.js';
+import type { TripListQuery, TripStore, TripWrite } from '../../domain/ports/trip-store.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { isTripActive, type Trip, type TripLocation } from '../../domain/trips/trip.js';
-import type { TrackUnit, TripListQuery, TripStore, TripWrite } from '../store.js';
 import { inTransaction } from './open-pool.js';
 import { pagedDocs } from './paged-docs.js';
 import { insertDeliveriesSql } from './postgres-delivery-store.js';

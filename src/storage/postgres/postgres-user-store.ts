@@ -1,12 +1,19 @@
 import type pg from 'pg';
 import type { LocationEvent } from '../../domain/events/event.js';
 import type { Page, PageQuery } from '../../domain/pagination.js';
+import type { TrackUnit } from '../../domain/ports/track-unit.js';
+import type {
+  TrackCandidates,
+  TrackIdentity,
+  TrackWrite,
+  UserLocation,
+  UserStore,
+} from '../../domain/ports/user-store.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { Trip } from '../../domain/trips/trip.js';
 import type { User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
 import { eventDocuments } from '../event-document.js';
-import type { TrackCandidates, TrackIdentity, TrackUnit, TrackWrite, UserLocation, UserStore } from '../store.js';
 import type { ChangeNotifier } from './change-notifier.js';
 import { inTransaction } from './open-pool.js';
 import { pagedDocs } from './paged-docs.js';

@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import { setBounded } from '../../cache/bounded-map.js';
+import type { StoreChange } from '../../domain/ports/store.js';
 import { UserLocationIndex } from '../../domain/search/user-location-index.js';
 import { type Tenant, tenantKey } from '../../domain/tenant.js';
 import type { User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
-import type { StoreChange } from '../store.js';
 import { type ChangeNotifier, USERS_CHANNEL } from './change-notifier.js';
 import { inTransaction } from './open-pool.js';
 

@@ -1,5 +1,5 @@
+import type { StoreChange, UserIdentities } from '../../domain/ports/store.js';
 import type { Tenant } from '../../domain/tenant.js';
-import type { StoreChange, UserIdentities } from '../store.js';
 
 /**
  * What a commit changed that a process may keep in memory, as `commit_log.changes` holds it: one line

@@ -1,6 +1,5 @@
-import type { Statement } from 'better-sqlite3';
+import type { Database as SqliteDb, Statement } from 'better-sqlite3';
 import { cutPage, type Page, type PageQuery } from '../../domain/pagination.js';
-import type { SqliteDb } from './open-database.js';
 
 interface PagedQuery {
   /** `FROM ... WHERE ...` with named parameters; `@before`, `@after` and `@floor` are added here. */

@@ -1,7 +1,7 @@
 import type { Beacon } from '../../domain/beacons/beacon.js';
 import type { Page } from '../../domain/pagination.js';
+import { BeaconConflict, type BeaconListQuery, type BeaconStore } from '../../domain/ports/beacon-store.js';
 import type { Tenant } from '../../domain/tenant.js';
-import { BeaconConflict, type BeaconListQuery, type BeaconStore } from '../store.js';
 import { changeLine } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';

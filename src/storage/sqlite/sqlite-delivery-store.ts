@@ -1,8 +1,8 @@
 import type { LocationEvent } from '../../domain/events/event.js';
+import type { DeliveryOutcome, DeliveryRecord, DeliveryStore, DueDelivery } from '../../domain/ports/delivery-store.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { Delivery } from '../../domain/webhooks/webhook.js';
 import { type DeliveryRow, deliveryRecord } from '../delivery-record.js';
-import type { DeliveryOutcome, DeliveryRecord, DeliveryStore, DueDelivery } from '../store.js';
 import { NOTHING_KEPT } from './commit-changes.js';
 import { deleteCreatedBefore } from './delete-oldest.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';

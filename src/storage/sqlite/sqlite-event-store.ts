@@ -1,8 +1,8 @@
 import type { LocationEvent } from '../../domain/events/event.js';
 import type { Page } from '../../domain/pagination.js';
+import type { EventListQuery, EventStore } from '../../domain/ports/event-store.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { eventDocuments } from '../event-document.js';
-import type { EventListQuery, EventStore } from '../store.js';
 import { deleteCreatedBefore } from './delete-oldest.js';
 import type { SqliteDb } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';

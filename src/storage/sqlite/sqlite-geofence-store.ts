@@ -1,8 +1,8 @@
 import { type Geofence, isGeofenceLive } from '../../domain/geofences/geofence.js';
 import type { Page } from '../../domain/pagination.js';
+import type { GeofenceListQuery, GeofenceStore, GeofenceUpsert } from '../../domain/ports/geofence-store.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { geofenceDocument } from '../geofence-document.js';
-import type { GeofenceListQuery, GeofenceStore, GeofenceUpsert } from '../store.js';
 import { changeLine, mergeChanges } from './commit-changes.js';
 import type { FenceMembers } from './fence-members.js';
 import type { GroupCommit } from './group-commit.js';

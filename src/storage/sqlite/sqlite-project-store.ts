@@ -1,5 +1,5 @@
+import type { ProjectStore } from '../../domain/ports/project-store.js';
 import type { KeyLevel, Project, ResolvedKey } from '../../domain/projects/project.js';
-import type { ProjectStore } from '../store.js';
 import { changeLine } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { statement } from './paged-query.js';

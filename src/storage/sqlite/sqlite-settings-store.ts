@@ -1,6 +1,7 @@
+import type { SettingsStore } from '../../domain/ports/settings-store.js';
+import type { UsageStore } from '../../domain/ports/usage-store.js';
 import { EMPTY_PLACE_SETTINGS, type PlaceSettings } from '../../domain/settings/place-settings.js';
 import type { Tenant } from '../../domain/tenant.js';
-import type { SettingsStore, UsageStore } from '../store.js';
 import { changeLine, NOTHING_KEPT } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { statement } from './paged-query.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Statement } from 'better-sqlite3';
-import type { Store, StoreChange } from '../store.js';
+import type { Store, StoreChange } from '../../domain/ports/store.js';
 import { BackgroundCheckpoints, WAL_FALLBACK_CHECKPOINT_PAGES } from './background-checkpoints.js';
 import { type CommitChanges, readChanges } from './commit-changes.js';
 import { FenceMembers } from './fence-members.js';

@@ -1,9 +1,10 @@
 import type { Page } from '../../domain/pagination.js';
+import type { TrackUnit } from '../../domain/ports/track-unit.js';
+import type { TripListQuery, TripStore, TripWrite } from '../../domain/ports/trip-store.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { KeyedMutex } from '../../domain/tracking/keyed-mutex.js';
 import { isTripActive, type Trip, type TripLocation } from '../../domain/trips/trip.js';
 import type { TripOwner } from '../../domain/trips/trip-lifecycle.js';
-import type { TrackUnit, TripListQuery, TripStore, TripWrite } from '../store.js';
 import { ActiveTrips, MAX_KEPT_TRIPS } from './active-trips.js';
 import { changeLine, NOTHING_KEPT } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';

@@ -1,17 +1,16 @@
 import type { Page, PageQuery } from '../../domain/pagination.js';
+import type { StoreChange, UserIdentities } from '../../domain/ports/store.js';
+import type { TrackUnit } from '../../domain/ports/track-unit.js';
+import type {
+  TrackCandidates,
+  TrackIdentity,
+  TrackWrite,
+  UserLocation,
+  UserStore,
+} from '../../domain/ports/user-store.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { inGeofence, type User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
-import type {
-  StoreChange,
-  TrackCandidates,
-  TrackIdentity,
-  TrackUnit,
-  TrackWrite,
-  UserIdentities,
-  UserLocation,
-  UserStore,
-} from '../store.js';
 import { changeLine, mergeChanges } from './commit-changes.js';
 import type { FenceMembers } from './fence-members.js';
 import { KnownIdentities } from './known-identities.js';

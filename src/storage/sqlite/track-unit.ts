@@ -1,5 +1,5 @@
+import type { TrackUnit } from '../../domain/ports/track-unit.js';
 import type { Release } from '../../domain/tracking/keyed-mutex.js';
-import type { TrackUnit } from '../store.js';
 import type { WriteOp } from './write-ops.js';
 
 /**

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import KDBush from 'kdbush';
 import { numbers, strings } from '../../column-tables.js';
 import { readTable, writeTable } from '../../table-file.js';
-import type { OsmBuildResult } from '../import-osm.js';
 import type { OsmFile } from '../osm-file.js';
+import type { OsmBuildResult } from '../osm-layer-builder.js';
 import { type CollectedAddress, collectAddresses } from './collect-addresses.js';
 
 /** One address of the layer, as tagged (empty strings where a tag is absent), without the build's sort keys. */

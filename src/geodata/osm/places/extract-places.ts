@@ -5,7 +5,7 @@ import { labelPoint } from '../../label-point.js';
 import type { OsmFile, OsmRelation, OsmTags, OsmWay } from '../osm-file.js';
 import { classifyTags } from './categories.js';
 import type { ChainCatalogue } from './chains.js';
-import type { PlaceAddress, PlaceRecord } from './place-layer.js';
+import type { PlaceAddress, PlaceRecord } from './place-record.js';
 
 /** A place as extracted, with its footprint (outer ring then holes, per part) when it is an area. */
 export interface ExtractedPlace extends PlaceRecord {
