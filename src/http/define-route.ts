@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import type { Tenant } from '../domain/tenant.js';
 import { type AuthLevel, tenantOf } from './context.js';
 import { type ParamSpec, type Parsed, paramsParser } from './params/index.js';
@@ -16,6 +16,8 @@ interface RouteDef<Q extends ParamSpec, B extends ParamSpec, P extends ParamSpec
   /** Read body parameters from the query string too (the spec lets PATCH trip take `status` either way). */
   bodyFromQuery?: boolean;
   perKeyLimit?: boolean;
+  /** Runs as the answer is sent, whatever it is (e.g. to give back what a refused request took). */
+  onSend?: onSendHookHandler;
 }
 
 export interface RouteInput<Q extends ParamSpec, B extends ParamSpec, P extends ParamSpec> {
@@ -61,6 +63,7 @@ export function defineRoute<
     method: def.method,
     url: def.url,
     config: { auth: def.auth, perKeyLimit: def.perKeyLimit ?? true },
+    ...(def.onSend ? { onSend: def.onSend } : {}),
     schema: {
       tags: [def.tag],
       summary: def.summary,

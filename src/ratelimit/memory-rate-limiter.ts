@@ -1,126 +1,99 @@
-import { BLOCK_BITS, BLOCK_SLOTS, KeySlots } from '../cache/key-slots.js';
 import type { RateDecision, RateLimiter, RateRule } from './rate-limiter.js';
 
-/** Windows one key keeps at most: as many as the limit with the most rules has (a device's: 3). */
-export const MAX_RULES_PER_KEY = 4;
-/** A key none of whose windows opened within this long is forgotten by the sweep. */
-const FORGET_AFTER_MS = 86_400_000;
-const IN_BLOCK = BLOCK_SLOTS - 1;
-// Slots a timed sweep looks at per turn of the event loop: ~1 ms of it (a million in 12 ms, none stale).
-const SWEEP_PART_SLOTS = 65_536;
+const DAY_MS = 86_400_000;
 
 /**
- * Windows open at a key's first request (not on clock boundaries), so "1 per second" means one
- * request, then nothing for a full second: deterministic for clients and tests alike.
+ * The limits of one API process, in two plain maps. Per key, rule i's window is two numbers of an
+ * array: `[2i]` when it opened (epoch ms), `[2i + 1]` what it counted.
  *
- * A key's windows live in typed arrays, at its slot: a device is remembered for a day (its daily
- * limit), so a fleet leaves one entry per device seen that day, and as an array of window objects
- * each cost ~180 bytes in seven objects that the collector promoted on the device's first track and
- * marked on every major collection after (with a new device a track, ~400 bytes a track promoted,
- * 2026-11-29). The keys, too, are off the heap (`KeySlots`): a key costs ~170 bytes of typed arrays
- * (its cell, its windows, its table entry) and nothing for the collector to trace. Slots are in
- * blocks of 4,096, each block's windows in typed arrays of their own: a new block is all that growing
- * allocates (doubling one set of arrays copied them all at once, 10.6 ms at 262,144 keys).
+ * Keys are forgotten by generations instead of a sweep: every `keepMs` (by the clock the requests
+ * bring), the keys not used since the previous turn are dropped and the rest become the old
+ * generation. A key is kept at least `keepMs` after its last request, so no window that is still open
+ * is lost, and at most twice that; no pass over every key holds the event loop.
  */
 export class MemoryRateLimiter implements RateLimiter {
-  private readonly keys = new KeySlots();
-  /** Per block, per slot: how many windows its key has (0: free). */
-  private readonly ruleCounts: Uint8Array[] = [];
-  /** Per block, per slot, `MAX_RULES_PER_KEY` windows each: when the window opened (epoch ms), and its count. */
-  private readonly starts: Float64Array[] = [];
-  private readonly counts: Uint32Array[] = [];
-  private readonly sweeper: NodeJS.Timeout;
-  private closed = false;
+  private current = new Map<string, number[]>();
+  /** Keys not used since the last turn: moved back to `current` when used, dropped at the next turn. */
+  private previous = new Map<string, number[]>();
+  private turnedAt: number | undefined;
 
-  constructor(sweepEveryMs = 60_000) {
-    this.sweeper = setInterval(() => this.sweepInParts(Date.now(), 0), sweepEveryMs);
-    this.sweeper.unref();
-  }
+  /** @param keepMs the longest window any rule may have (the device limit's day). */
+  constructor(private readonly keepMs = DAY_MS) {}
 
   consume(key: string, rules: readonly RateRule[], now: number): RateDecision {
-    // At least one: a held key's rule count is never 0, which marks a free slot for the sweep.
-    if (rules.length === 0 || rules.length > MAX_RULES_PER_KEY)
-      throw new Error(`a rate limit has 1 to ${MAX_RULES_PER_KEY} rules; this one has ${rules.length}`);
-    const slot = this.keys.take(key);
-    const block = slot >>> BLOCK_BITS;
-    // A new key's windows start afresh below: a free slot's rule count is 0.
-    if (block === this.ruleCounts.length) this.addBlock();
-    const starts = this.starts[block]!;
-    const counts = this.counts[block]!;
-    const ruleCounts = this.ruleCounts[block]!;
-    const at = slot & IN_BLOCK;
-    const base = at * MAX_RULES_PER_KEY;
-    if (ruleCounts[at] !== rules.length) {
-      ruleCounts[at] = rules.length;
-      starts.fill(now, base, base + rules.length);
-      counts.fill(0, base, base + rules.length);
+    if (rules.length === 0) throw new Error('a rate limit has at least one rule');
+    this.turn(now);
+    let w = this.windowsOf(key);
+    // A key first seen, or used with another number of rules, starts afresh.
+    if (w === undefined || w.length !== 2 * rules.length) {
+      w = [];
+      for (const rule of rules) {
+        // Longer windows would outlive their key (see the class comment).
+        if (rule.windowMs > this.keepMs)
+          throw new Error(`a window is at most ${this.keepMs} ms; "${rule.label}" is longer`);
+        w.push(Number.NEGATIVE_INFINITY, 0);
+      }
+      this.current.set(key, w);
     }
     let tightest: RateDecision | undefined;
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i]!;
-      const w = base + i;
-      if (now - starts[w]! >= rule.windowMs) {
-        starts[w] = now;
-        counts[w] = 0;
-      }
-      const remaining = rule.max - counts[w]!;
-      const resetMs = starts[w]! + rule.windowMs - now;
+      // A window that has ended counts as opening now; it is written only if the request is allowed.
+      const open = now - w[2 * i]! < rule.windowMs;
+      const remaining = rule.max - (open ? w[2 * i + 1]! : 0);
+      const resetMs = (open ? w[2 * i]! : now) + rule.windowMs - now;
       if (remaining <= 0) return { allowed: false, rule, remaining: 0, resetMs };
       if (!tightest || remaining - 1 < tightest.remaining)
         tightest = { allowed: true, rule, remaining: remaining - 1, resetMs };
     }
-    for (let i = 0; i < rules.length; i++) counts[base + i]!++;
+    for (let i = 0; i < rules.length; i++) {
+      if (now - w[2 * i]! < rules[i]!.windowMs) w[2 * i + 1]!++;
+      else {
+        w[2 * i] = now;
+        w[2 * i + 1] = 1;
+      }
+    }
     return tightest!;
   }
 
-  /** Keys seen so far and not yet swept (for tests). */
-  get size(): number {
-    return this.keys.size;
-  }
-
-  /** Forgets the keys whose every window opened more than a day before `now`. */
-  sweep(now: number): void {
-    this.sweepSlots(now, 0, this.keys.slotCount);
-  }
-
-  /**
-   * `sweep` a part at a time, one a turn of the event loop: over a million keys at once it held the
-   * loop for 12 ms when none was stale and 107 ms when half were (2026-11-29).
-   */
-  private sweepInParts(now: number, from: number): void {
-    if (this.closed) return;
-    const to = Math.min(from + SWEEP_PART_SLOTS, this.keys.slotCount);
-    this.sweepSlots(now, from, to);
-    if (to < this.keys.slotCount) setImmediate(() => this.sweepInParts(now, to)).unref();
-  }
-
-  private sweepSlots(now: number, from: number, to: number): void {
-    for (let slot = from; slot < to; slot++) {
-      const block = slot >>> BLOCK_BITS;
-      const ruleCounts = this.ruleCounts[block]!;
-      const at = slot & IN_BLOCK;
-      // 0: a free slot (its key forgotten before, or never given out).
-      if (ruleCounts[at] === 0) continue;
-      const starts = this.starts[block]!;
-      const base = at * MAX_RULES_PER_KEY;
-      let stale = true;
-      for (let i = 0; i < ruleCounts[at]! && stale; i++) stale = now - starts[base + i]! > FORGET_AFTER_MS;
-      if (!stale) continue;
-      this.keys.delete(slot);
-      ruleCounts[at] = 0;
+  refund(key: string, rules: readonly RateRule[], at: number): void {
+    const w = this.current.get(key) ?? this.previous.get(key);
+    if (w === undefined || w.length !== 2 * rules.length) return;
+    for (let i = 0; i < rules.length; i++) {
+      const start = w[2 * i]!;
+      const count = w[2 * i + 1]!;
+      // Only the window that counted the request: opened by `at` and not ended since.
+      if (count === 0 || start > at || at - start >= rules[i]!.windowMs) continue;
+      w[2 * i + 1] = count - 1;
+      if (count === 1 && start === at) w[2 * i] = Number.NEGATIVE_INFINITY;
     }
+  }
+
+  /** Keys remembered (for tests). */
+  get size(): number {
+    return this.current.size + this.previous.size;
   }
 
   async ping(): Promise<void> {}
 
-  async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.sweeper);
+  async close(): Promise<void> {}
+
+  private windowsOf(key: string): number[] | undefined {
+    const w = this.current.get(key);
+    if (w !== undefined) return w;
+    const old = this.previous.get(key);
+    if (old !== undefined) {
+      this.previous.delete(key);
+      this.current.set(key, old);
+    }
+    return old;
   }
 
-  private addBlock(): void {
-    this.ruleCounts.push(new Uint8Array(BLOCK_SLOTS));
-    this.starts.push(new Float64Array(BLOCK_SLOTS * MAX_RULES_PER_KEY));
-    this.counts.push(new Uint32Array(BLOCK_SLOTS * MAX_RULES_PER_KEY));
+  private turn(now: number): void {
+    if (this.turnedAt === undefined) this.turnedAt = now;
+    if (now - this.turnedAt < this.keepMs) return;
+    this.previous = this.current;
+    this.current = new Map();
+    this.turnedAt = now;
   }
 }

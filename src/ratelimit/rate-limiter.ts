@@ -17,11 +17,26 @@ export interface RateDecision {
 
 /**
  * Counts requests per key against several windows at once. A refused request consumes nothing, so a
- * client that backs off is not punished twice. In-memory and Redis implementations share this.
+ * client that backs off is not punished twice. In-memory and Redis implementations share this
+ * (docs/adr/rate-limiting.md says why they are ours and not a library's).
+ *
+ * A window opens at a key's first request (not on clock boundaries), so "1 per second" means one
+ * request, then nothing for a full second: deterministic for clients and tests alike.
  */
 export interface RateLimiter {
-  /** The in-memory limiter answers synchronously, which keeps the per-request auth hook synchronous. */
+  /**
+   * Checks every window and, only when all allow, counts the request in each, in one step (no other
+   * request of the key between the check and the count). The in-memory limiter answers synchronously,
+   * which keeps the per-request auth hook synchronous.
+   */
   consume(key: string, rules: readonly RateRule[], now: number): RateDecision | Promise<RateDecision>;
+  /**
+   * Gives back what an allowed `consume(key, rules, at)` counted, for a request refused after it was
+   * counted (a track whose body fails deeper inside). Windows opened after `at` are left alone; a
+   * window that request opened and nothing else counted in is closed again, so the next request opens
+   * its own.
+   */
+  refund(key: string, rules: readonly RateRule[], at: number): void | Promise<void>;
   /** Resolves when the limiter can count (readiness); rejects saying why not. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -33,6 +33,30 @@ redis.call('PEXPIRE', KEYS[1], ttl)
 return {1, best_i, best_rem, best_reset}
 `;
 
+/**
+ * `refund`: takes one off each window that counted a request at ARGV[1] (opened by then, not ended
+ * since); a window that request opened and nothing else counted in is removed, so the next request
+ * opens its own. ARGV[1 + i]: rule i's window length.
+ */
+const REFUND_SCRIPT = `
+local at = tonumber(ARGV[1])
+for i = 1, #ARGV - 1 do
+  local w = tonumber(ARGV[1 + i])
+  local v = redis.call('HMGET', KEYS[1], 's' .. i, 'c' .. i)
+  local s = tonumber(v[1]); local c = tonumber(v[2])
+  if s and c and c > 0 and s <= at and at - s < w then
+    if c == 1 and s == at then redis.call('HDEL', KEYS[1], 's' .. i, 'c' .. i)
+    else redis.call('HSET', KEYS[1], 'c' .. i, c - 1) end
+  end
+end
+return 0
+`;
+
+type Scripted = {
+  consumeRate(n: number, ...a: Array<string | number>): Promise<number[]>;
+  refundRate(n: number, ...a: Array<string | number>): Promise<number>;
+};
+
 export class RedisRateLimiter implements RateLimiter {
   private readonly redis: Redis;
 
@@ -51,16 +75,19 @@ export class RedisRateLimiter implements RateLimiter {
     // Connection errors surface through the commands that fail; the client keeps reconnecting.
     this.redis.on('error', () => {});
     this.redis.defineCommand('consumeRate', { lua: SCRIPT });
+    this.redis.defineCommand('refundRate', { lua: REFUND_SCRIPT });
+  }
+
+  private get scripts(): Scripted {
+    return this.redis as unknown as Scripted;
   }
 
   async consume(key: string, rules: readonly RateRule[], now: number): Promise<RateDecision> {
     const args: Array<string | number> = [`${this.prefix}${key}`, now];
     for (const r of rules) args.push(r.windowMs, r.max);
-    const run = (this.redis as unknown as { consumeRate(n: number, ...a: Array<string | number>): Promise<number[]> })
-      .consumeRate;
     let reply: number[];
     try {
-      reply = await run.call(this.redis, 1, ...args);
+      reply = await this.scripts.consumeRate(1, ...args);
     } catch (err) {
       // Fail closed: without the shared counters no process can tell whether a limit is reached.
       throw new HttpError(
@@ -74,6 +101,14 @@ export class RedisRateLimiter implements RateLimiter {
     }
     const [allowed, index, remaining, resetMs] = reply;
     return { allowed: allowed === 1, rule: rules[(index ?? 1) - 1]!, remaining: remaining ?? 0, resetMs: resetMs ?? 0 };
+  }
+
+  /**
+   * Fails quietly: a refund that cannot reach Redis leaves the request counted, which errs towards
+   * the limit, and the request it belongs to has already been answered with its refusal.
+   */
+  async refund(key: string, rules: readonly RateRule[], at: number): Promise<void> {
+    await this.scripts.refundRate(1, `${this.prefix}${key}`, at, ...rules.map((r) => r.windowMs)).catch(() => {});
   }
 
   /** Resolves when Redis answers (start-up check). */

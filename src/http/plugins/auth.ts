@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler } from 'fastify';
 import { keyFromAuthorization } from '../../domain/projects/keys.js';
 import type { ResolvedKey } from '../../domain/projects/project.js';
 import type { RateDecision, RateRule } from '../../ratelimit/rate-limiter.js';
@@ -7,8 +7,12 @@ import { HttpError } from '../http-error.js';
 
 /**
  * Resolves the key of every route that asks for one (`config.auth`), refuses wrong levels and
- * disabled or over-quota projects, then applies the per-key rate limit and counts usage.
- * Track sets its own per-device limit instead (`config.perKeyLimit: false`).
+ * disabled or over-quota projects, then applies the per-key rate limit. Track sets its own per-device
+ * limit instead (`config.perKeyLimit: false`).
+ *
+ * The per-key limit counts every request it lets through, refused later or not, so a flood of bad
+ * requests meets 429. Usage (and so the monthly quota) counts only the requests answered below 400,
+ * when the answer is sent: a request refused for what it carries costs the project nothing.
  *
  * Each such route gets its own hook, built when the route is declared, so a request neither reads
  * the route's options nor builds its usage label. The hook stays synchronous while the key is cached,
@@ -21,16 +25,17 @@ export function registerAuth(app: FastifyInstance, deps: AppDeps): void {
     const level = route.config?.auth ?? 'none';
     if (level === 'none') return;
     const method = typeof route.method === 'string' ? route.method : undefined;
-    const check = keyCheck(deps, {
+    const auth: RouteAuth = {
       level,
       perKeyLimit: route.config?.perKeyLimit !== false,
       url: route.url,
       method,
       endpoint: `${method} ${route.url}`,
-    });
-    // Before the route's own hooks, as when this was a global hook. A new array: Fastify copies the
-    // options of a GET route for its HEAD twin, which gets a check of its own.
-    route.onRequest = [check, ...(route.onRequest === undefined ? [] : [route.onRequest].flat())];
+    };
+    // Before the route's own hooks, as when this was a global hook. New arrays: Fastify copies the
+    // options of a GET route for its HEAD twin, which gets hooks of its own.
+    route.onRequest = [keyCheck(deps, auth), ...(route.onRequest === undefined ? [] : [route.onRequest].flat())];
+    route.onSend = [usageCount(deps, auth), ...(route.onSend === undefined ? [] : [route.onSend].flat())];
   });
 }
 
@@ -68,22 +73,11 @@ function keyCheck(deps: AppDeps, route: RouteAuth): onRequestHookHandler {
   /** Everything after the key and quota checks; synchronous when the limiter is. */
   const admit = (req: FastifyRequest, reply: FastifyReply, auth: ResolvedKey, now: number): void | Promise<void> => {
     req.auth = auth;
-    if (!route.perKeyLimit) return count(req, auth, now);
+    if (!route.perKeyLimit) return;
     const limit = limitOf(auth);
     const decision = deps.rateLimiter.consume(limit.bucket, limit.rules, now);
-    if (decision instanceof Promise) {
-      return decision.then((d) => {
-        limited(reply, d);
-        count(req, auth, now);
-      });
-    }
+    if (decision instanceof Promise) return decision.then((d) => limited(reply, d));
     limited(reply, decision);
-    count(req, auth, now);
-  };
-
-  const count = (req: FastifyRequest, auth: ResolvedKey, now: number): void => {
-    const endpoint = req.method === route.method ? route.endpoint : `${req.method} ${route.url}`;
-    deps.usage.count(auth.project.id, auth.live, endpoint, now);
   };
 
   const slow = async (req: FastifyRequest, reply: FastifyReply, raw: string): Promise<void> => {
@@ -124,6 +118,18 @@ function keyCheck(deps: AppDeps, route: RouteAuth): onRequestHookHandler {
     const pending = admit(req, reply, auth, checkKey(auth));
     if (pending) pending.then(() => done(), done);
     else done();
+  };
+}
+
+/** Counts a request in its project's usage once it is answered, if it was accepted (below 400). */
+function usageCount(deps: AppDeps, route: RouteAuth): onSendHookHandler {
+  return (req, reply, payload, done) => {
+    const auth = req.auth;
+    if (auth && reply.statusCode < 400) {
+      const endpoint = req.method === route.method ? route.endpoint : `${req.method} ${route.url}`;
+      deps.usage.count(auth.project.id, auth.live, endpoint, deps.clock.now());
+    }
+    done(null, payload);
   };
 }
 

@@ -1,10 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { parseRangedBeacons } from '../../domain/beacons/ranged-beacons.js';
 import { DomainError, invalidParam } from '../../domain/errors.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { TrackRequest, TrackResult } from '../../domain/tracking/track-request.js';
 import type { DeviceType } from '../../domain/users/user.js';
-import type { RateRule } from '../../ratelimit/rate-limiter.js';
+import type { RateDecision, RateRule } from '../../ratelimit/rate-limiter.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute, JsonText } from '../define-route.js';
 import {
@@ -48,7 +48,7 @@ export const trackBody = {
 };
 type TrackBody = Parsed<typeof trackBody>;
 
-/** Spec Limits: per device, whatever the key. A refused request changes nothing. */
+/** Spec Limits: per device, whatever the key. A refused request, here or later, changes nothing. */
 const DEVICE_LIMITS: RateRule[] = [
   { windowMs: 1000, max: 1, label: '1 track per second per device' },
   { windowMs: 3_600_000, max: 180, label: '180 tracks per hour per device' },
@@ -65,13 +65,42 @@ const replays = () =>
     return list;
   });
 
+/** What a track took from its device's windows, given back if the track is refused after all. */
+interface DeviceCharge {
+  key: string;
+  at: number;
+  decision: RateDecision;
+}
+
 export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter }: AppDeps): void {
   const tag = 'Tracking';
-  const limitDevice = async (reply: FastifyReply, tenant: Tenant, deviceId: string) => {
+  app.decorateRequest('deviceCharge', null);
+  /**
+   * Counts the track in its device's windows once the body's parameters are read, and before the
+   * track runs: two tracks of a device in the same second cannot both pass. What the track refuses
+   * later (a bad `tripOptions`) is given back by `refundRefused`.
+   */
+  const limitDevice = async (req: FastifyRequest, reply: FastifyReply, tenant: Tenant, deviceId: string) => {
     const key = `track:${tenant.projectId}:${tenant.live ? 1 : 0}:${deviceId}`;
-    const decision = await rateLimiter.consume(key, DEVICE_LIMITS, clock.now());
+    const at = clock.now();
+    const decision = await rateLimiter.consume(key, DEVICE_LIMITS, at);
     applyRateHeaders(reply, decision);
     if (!decision.allowed) throw rateLimited(decision);
+    req.deviceCharge = { key, at, decision };
+  };
+  /**
+   * A track answered 400 or above (refused for what it carries, or failed) was not accepted: its
+   * device windows get back what it took, before the answer leaves, so the client's next request
+   * finds them as they were. The per-device limits count accepted tracks only.
+   */
+  const refundRefused: onSendHookHandler = (req, reply, payload, done) => {
+    const charge = req.deviceCharge;
+    if (charge === null || reply.statusCode < 400) return done(null, payload);
+    req.deviceCharge = null;
+    reply.header('ratelimit-remaining', charge.decision.remaining + 1);
+    const refunded = rateLimiter.refund(charge.key, DEVICE_LIMITS, charge.at);
+    if (refunded instanceof Promise) refunded.then(() => done(null, payload));
+    else done(null, payload);
   };
   // The fences a user is in come from the tracking index, the same objects track after track: their
   // text is printed once per fence version.
@@ -92,9 +121,10 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
       summary: 'Track a location update',
       body: trackBody,
       perKeyLimit: false,
+      onSend: refundRefused,
     },
     async ({ body, tenant, req, reply }) => {
-      await limitDevice(reply, tenant, body.deviceId);
+      await limitDevice(req, reply, tenant, body.deviceId);
       return present(await services.tracking.track(toTrackRequest(body, req, tenant, clock.now())));
     },
   );
@@ -109,11 +139,12 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
       summary: 'Replay location updates buffered offline, in chronological order',
       body: { replays: replays().required() },
       perKeyLimit: false,
+      onSend: refundRefused,
     },
     async ({ body, tenant, req, reply }) => {
       const items = body.replays.map((raw, i) => parseReplay(raw, i));
       // One request, one count against the device limits, however many updates it carries.
-      await limitDevice(reply, tenant, items[0]!.deviceId);
+      await limitDevice(req, reply, tenant, items[0]!.deviceId);
       const reqs = items.map((b, i) =>
         toTrackRequest(b, req, tenant, clock.now(), body.replays[i] as Record<string, unknown>),
       );
@@ -171,4 +202,10 @@ function headerDeviceType(req: FastifyRequest): DeviceType | undefined {
 function msDiffTime(raw: Record<string, unknown> | undefined, now: number): number | undefined {
   const diff = toNumber(raw?.updatedAtMsDiff);
   return diff !== null && diff >= 0 ? now - diff : undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    deviceCharge: DeviceCharge | null;
+  }
 }
