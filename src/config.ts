@@ -24,6 +24,8 @@ export interface Config {
    * connections.
    */
   sendWebhooks: boolean;
+  /** How long SIGTERM waits for requests in flight before cutting their connections (`SHUTDOWN_GRACE_SECONDS`, default 10). */
+  shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -52,6 +54,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
     throw new ConfigError(`WORKERS must be a whole number from 1 to 64, got "${env.WORKERS}".`);
   }
+  const grace = Number(env.SHUTDOWN_GRACE_SECONDS ?? '10');
+  if (!Number.isFinite(grace) || grace < 0 || grace > 3600) {
+    throw new ConfigError(
+      `SHUTDOWN_GRACE_SECONDS must be a number of seconds from 0 to 3600, got "${env.SHUTDOWN_GRACE_SECONDS}".`,
+    );
+  }
   const dataDir = path.resolve(nonEmpty(env.DATA_DIR) ?? './data');
   return {
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
@@ -67,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sendWebhooks: !['0', 'false', 'no', 'off'].includes((env.SEND_WEBHOOKS ?? '').toLowerCase()),
     ipDatabase: nonEmpty(env.IP_DATABASE),
     bodyLimitBytes: 5 * 1024 * 1024,
+    shutdownGraceMs: Math.round(grace * 1000),
   };
 }
 
