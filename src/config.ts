@@ -26,6 +26,11 @@ export interface Config {
   sendWebhooks: boolean;
   /** How long SIGTERM waits for requests in flight before cutting their connections (`SHUTDOWN_GRACE_SECONDS`, default 10). */
   shutdownGraceMs: number;
+  /**
+   * Prometheus metrics (`GET /metrics`, no key): on the API port with `METRICS=on`, on a listener of
+   * their own (HOST, `METRICS_PORT`) when that is set; off otherwise.
+   */
+  metrics: { onApiPort: boolean; port: number | null };
 }
 
 export class ConfigError extends Error {}
@@ -60,6 +65,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `SHUTDOWN_GRACE_SECONDS must be a number of seconds from 0 to 3600, got "${env.SHUTDOWN_GRACE_SECONDS}".`,
     );
   }
+  const metricsOn = (env.METRICS ?? 'off').trim().toLowerCase();
+  if (!['on', 'off', ''].includes(metricsOn)) {
+    throw new ConfigError(`METRICS must be on or off, got "${env.METRICS}".`);
+  }
+  const metricsPort = nonEmpty(env.METRICS_PORT) === null ? null : Number(env.METRICS_PORT);
+  if (metricsPort !== null && (!Number.isInteger(metricsPort) || metricsPort < 1 || metricsPort > 65535)) {
+    throw new ConfigError(`METRICS_PORT must be an integer from 1 to 65535, got "${env.METRICS_PORT}".`);
+  }
   const dataDir = path.resolve(nonEmpty(env.DATA_DIR) ?? './data');
   return {
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
@@ -76,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ipDatabase: nonEmpty(env.IP_DATABASE),
     bodyLimitBytes: 5 * 1024 * 1024,
     shutdownGraceMs: Math.round(grace * 1000),
+    metrics: { onApiPort: metricsOn === 'on', port: metricsPort },
   };
 }
 
