@@ -186,7 +186,7 @@ async function run(ctx: BenchContext): Promise<BenchResult[]> {
   const totalSeconds = (performance.now() - started) / 1000;
   return [
     {
-      name: `soak: mixed traffic ${seconds} s at ${rate} req/s (${verdict.summary})`,
+      name: `mixed traffic ${seconds} s at ${rate} req/s (${verdict.summary})`,
       requests: allLatencies.length,
       reqPerSec: Math.round(allLatencies.length / totalSeconds),
       p50Ms: round2(percentile(allLatencies, 0.5)),
