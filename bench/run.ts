@@ -12,6 +12,7 @@ import { management } from './scenarios/management.js';
 import { places } from './scenarios/places.js';
 import { route } from './scenarios/route.js';
 import { search } from './scenarios/search.js';
+import { soak } from './scenarios/soak.js';
 import { track } from './scenarios/track.js';
 
 /**
@@ -22,11 +23,13 @@ import { track } from './scenarios/track.js';
  * `--store postgres`: PostgreSQL + Redis; `--processes N`: N API processes on the one store (bench/lib/bench-database.ts).
  */
 const SCENARIOS: Scenario[] = [management, track, context, search, geodata, geocoding, places, route];
+/** Run only when named: the soak takes 10 minutes (`npm run bench -- soak`). */
+const ON_REQUEST: Scenario[] = [soak];
 
 async function main(): Promise<void> {
   const options = parseBenchArgs(process.argv.slice(2));
   const wanted = options.scenarios;
-  const scenarios = wanted.length ? SCENARIOS.filter((s) => wanted.includes(s.name)) : SCENARIOS;
+  const scenarios = wanted.length ? [...SCENARIOS, ...ON_REQUEST].filter((s) => wanted.includes(s.name)) : SCENARIOS;
   const durationSeconds = Number(process.env.BENCH_SECONDS ?? 10);
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
   const rows: BenchResult[] = [];

@@ -6,6 +6,7 @@ import type { AppDeps } from './http/context.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerCors } from './http/plugins/cors.js';
 import { registerErrorHandling, renderFrameworkError } from './http/plugins/errors.js';
+import { registerMetrics } from './http/plugins/metrics.js';
 import { registerRequestLog, requestIdGenerator, requestLoggerFactory } from './http/plugins/request-log.js';
 import { beaconRoutes } from './http/routes/beacons.js';
 import { contextRoutes } from './http/routes/context.js';
@@ -46,6 +47,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerBodyParsers(app);
   registerAuth(app, deps);
+  registerMetrics(app, deps);
 
   await app.register(swagger, {
     openapi: {

@@ -126,11 +126,13 @@ export async function compose(config: Config, opts: { clock?: Clock } = {}) {
     closing = true;
     clearInterval(deliverer);
     clearInterval(sweeper);
+    // The HTTP server first: it stops accepting and waits for the requests in flight, which still need
+    // the pack, the store and the limiter; their usage counts are then flushed with the rest.
+    await app.close();
     await deps.services.deliveries.idle();
     geodata.close();
     unsubscribe();
     unfollow();
-    await app.close();
     await deps.usage.close();
     await deps.rateLimiter.close();
     await store.close();

@@ -24,6 +24,13 @@ export interface Config {
    * connections.
    */
   sendWebhooks: boolean;
+  /** How long SIGTERM waits for requests in flight before cutting their connections (`SHUTDOWN_GRACE_SECONDS`, default 10). */
+  shutdownGraceMs: number;
+  /**
+   * Prometheus metrics (`GET /metrics`, no key): on the API port with `METRICS=on`, on a listener of
+   * their own (HOST, `METRICS_PORT`) when that is set; off otherwise.
+   */
+  metrics: { onApiPort: boolean; port: number | null };
 }
 
 export class ConfigError extends Error {}
@@ -52,6 +59,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
     throw new ConfigError(`WORKERS must be a whole number from 1 to 64, got "${env.WORKERS}".`);
   }
+  const grace = Number(env.SHUTDOWN_GRACE_SECONDS ?? '10');
+  if (!Number.isFinite(grace) || grace < 0 || grace > 3600) {
+    throw new ConfigError(
+      `SHUTDOWN_GRACE_SECONDS must be a number of seconds from 0 to 3600, got "${env.SHUTDOWN_GRACE_SECONDS}".`,
+    );
+  }
+  const metricsOn = (env.METRICS ?? 'off').trim().toLowerCase();
+  if (!['on', 'off', ''].includes(metricsOn)) {
+    throw new ConfigError(`METRICS must be on or off, got "${env.METRICS}".`);
+  }
+  const metricsPort = nonEmpty(env.METRICS_PORT) === null ? null : Number(env.METRICS_PORT);
+  if (metricsPort !== null && (!Number.isInteger(metricsPort) || metricsPort < 1 || metricsPort > 65535)) {
+    throw new ConfigError(`METRICS_PORT must be an integer from 1 to 65535, got "${env.METRICS_PORT}".`);
+  }
   const dataDir = path.resolve(nonEmpty(env.DATA_DIR) ?? './data');
   return {
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
@@ -67,6 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sendWebhooks: !['0', 'false', 'no', 'off'].includes((env.SEND_WEBHOOKS ?? '').toLowerCase()),
     ipDatabase: nonEmpty(env.IP_DATABASE),
     bodyLimitBytes: 5 * 1024 * 1024,
+    shutdownGraceMs: Math.round(grace * 1000),
+    metrics: { onApiPort: metricsOn === 'on', port: metricsPort },
   };
 }
 

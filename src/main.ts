@@ -16,6 +16,8 @@ const USAGE = `Usage: npm start | npm run cli -- <command>
   projects webhooks <name> [--add <url> [--live] [--types <type,...>] [--mode single|multiple]] [--remove <id>]
                       [--enable <id>] [--disable <id>]      add or change webhooks; prints them
   projects deliveries <name> [--live] [--webhook <id>] [--limit <n>]   the webhook delivery log
+  backup <file>                      copy the SQLite store to <file> while the server runs (online backup)
+  restore <file>                     put a backup in place of DATA_DIR's database (the server must be stopped)
   print-config                       show the effective configuration (secrets masked)`;
 
 // Commands are imported when run, so a quick one (print-config) does not load the HTTP server.
@@ -29,6 +31,10 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./cli/projects-command.js')).projectsCommand(config, rest);
     case 'import':
       return (await import('./cli/import-command.js')).importCommand(config, rest);
+    case 'backup':
+      return (await import('./cli/backup-command.js')).backupCommand(config, rest);
+    case 'restore':
+      return (await import('./cli/backup-command.js')).restoreCommand(config, rest);
     case 'print-config':
       return (await import('./cli/print-config-command.js')).printConfigCommand(config);
     default:

@@ -5,6 +5,7 @@ import { systemClock } from '../domain/clock.js';
 import { ProjectService } from '../domain/projects/project-service.js';
 import type { LivePack } from '../geodata/live-pack.js';
 import { formatImportSummary } from '../geodata/manifest.js';
+import { stopOnSignals } from './graceful-shutdown.js';
 import { buildWorldPack } from './import-command.js';
 import { superviseWorkers } from './worker-cluster.js';
 
@@ -20,16 +21,10 @@ export async function serveCommand(config: Config): Promise<number> {
     process.exit(code);
   }
   const { app, deps, close } = await compose(config);
+  stopOnSignals(app, close, config.shutdownGraceMs);
   await ensureWorldPack(deps.geodata);
   await createDefaultProject(deps.services.projects);
   await app.listen({ host: config.host, port: config.port });
-  const stop = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
-    await close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
   return -1;
 }
 

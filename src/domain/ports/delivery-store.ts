@@ -55,4 +55,9 @@ export interface DeliveryStore {
   list(tenant: Tenant, query: { webhookId?: string; limit: number }): Promise<DeliveryRecord[]>;
   /** Deletes up to `limit` deliveries created before `before` (the events' retention); returns how many. */
   deleteCreatedBefore(tenant: Tenant, before: number, limit: number): Promise<number>;
+  /**
+   * Pending deliveries of every tenant (the outbox's backlog, for metrics), counted up to `cap` so that
+   * a scrape over a huge backlog stays cheap: `cap` means "at least".
+   */
+  countPending(cap: number): Promise<number>;
 }

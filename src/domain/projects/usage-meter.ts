@@ -62,6 +62,11 @@ export class UsageMeter {
     return total;
   }
 
+  /** Counts waiting for the next flush (rows of project, environment, endpoint and month): the metrics' backlog. */
+  get pendingRows(): number {
+    return this.pending.size;
+  }
+
   /** Adds the pending counts to the store; when that fails they stay pending, added to later ones. */
   async flush(): Promise<void> {
     if (this.pending.size === 0) return;

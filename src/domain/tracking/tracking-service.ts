@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { LocationEvent } from '../events/event.js';
 import type { UserStore } from '../ports/user-store.js';
 import type { Tenant } from '../tenant.js';
 import type { User } from '../users/user.js';
@@ -8,8 +9,8 @@ import { trackUser } from './track.js';
 import type { TrackParticipant } from './track-participant.js';
 import type { TrackRequest, TrackResult } from './track-request.js';
 
-/** Called after a track committed, e.g. to move the user in the search index. */
-export type TrackedListener = (tenant: Tenant, user: User) => void;
+/** Called after a track committed, e.g. to move the user in the search index (or count its events). */
+export type TrackedListener = (tenant: Tenant, user: User, events: readonly LocationEvent[]) => void;
 
 /**
  * Location updates: `track` for one, `replay` for a client's offline buffer. Every update runs the
@@ -48,7 +49,7 @@ export class TrackingService {
       clock: this.clock,
     };
     const result = await trackUser(deps, req);
-    for (const l of this.listeners) l(req.tenant, result.user);
+    for (const l of this.listeners) l(req.tenant, result.user, result.events);
     return result;
   }
 

@@ -54,6 +54,14 @@ export class PostgresDeliveryStore implements DeliveryStore {
     );
   }
 
+  async countPending(cap: number): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM (SELECT 1 FROM deliveries WHERE status = 'pending' LIMIT $1) p",
+      [cap],
+    );
+    return rows[0]!.n;
+  }
+
   async list(tenant: Tenant, query: { webhookId?: string; limit: number }): Promise<DeliveryRecord[]> {
     const params: unknown[] = [tenant.projectId, tenant.live, query.limit];
     if (query.webhookId !== undefined) params.push(query.webhookId);

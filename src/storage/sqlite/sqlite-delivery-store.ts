@@ -58,6 +58,12 @@ export class SqliteDeliveryStore implements DeliveryStore {
     );
   }
 
+  async countPending(cap: number): Promise<number> {
+    return statement(this.db, "SELECT count(*) FROM (SELECT 1 FROM deliveries WHERE status = 'pending' LIMIT ?)")
+      .pluck()
+      .get(cap) as number;
+  }
+
   async list(tenant: Tenant, query: { webhookId?: string; limit: number }): Promise<DeliveryRecord[]> {
     const byWebhook = query.webhookId === undefined ? '' : ' AND webhook_id = @w';
     const rows = statement(
