@@ -157,26 +157,22 @@ export function sdkMeta(s: SdkSettings | null, platform: 'iOS' | 'Android' | 'We
   return meta;
 }
 
-/** The settings as `GET /v1/settings` shows them: a preset by its name, an object as given. */
+/** The settings as `GET /v1/settings` shows them (a preset by its name); unset ones are absent. */
 export function sdkSettingsJson(s: SdkSettings | null): Record<string, unknown> {
   const setting = (t: TrackingOptionsSetting) => ('preset' in t ? t.preset : t.options);
-  return {
-    trackingOptions: s?.trackingOptions ? setting(s.trackingOptions) : null,
-    sdkConfiguration: s?.sdkConfiguration
+  const out: Record<string, unknown> = {};
+  if (s?.trackingOptions) out.trackingOptions = setting(s.trackingOptions);
+  if (s?.sdkConfiguration) {
+    const { fields, remoteTrackingOptions } = s.sdkConfiguration;
+    out.sdkConfiguration = remoteTrackingOptions
       ? {
-          ...s.sdkConfiguration.fields,
-          ...(s.sdkConfiguration.remoteTrackingOptions
-            ? {
-                remoteTrackingOptions: s.sdkConfiguration.remoteTrackingOptions.map((r) => ({
-                  ...r,
-                  trackingOptions: setting(r.trackingOptions),
-                })),
-              }
-            : {}),
+          ...fields,
+          remoteTrackingOptions: remoteTrackingOptions.map((r) => ({ ...r, trackingOptions: setting(r.trackingOptions) })),
         }
-      : null,
-    featureSettings: s?.featureSettings ?? null,
-  };
+      : { ...fields };
+  }
+  if (s?.featureSettings) out.featureSettings = s.featureSettings;
+  return out;
 }
 
 function asDict(raw: unknown, name: string): Record<string, unknown> {
