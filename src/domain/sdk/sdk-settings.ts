@@ -167,7 +167,10 @@ export function sdkSettingsJson(s: SdkSettings | null): Record<string, unknown> 
     out.sdkConfiguration = remoteTrackingOptions
       ? {
           ...fields,
-          remoteTrackingOptions: remoteTrackingOptions.map((r) => ({ ...r, trackingOptions: setting(r.trackingOptions) })),
+          remoteTrackingOptions: remoteTrackingOptions.map((r) => ({
+            ...r,
+            trackingOptions: setting(r.trackingOptions),
+          })),
         }
       : { ...fields };
   }
