@@ -14,6 +14,7 @@ import { eventRoutes } from './http/routes/events.js';
 import { geocodingRoutes } from './http/routes/geocoding.js';
 import { geofenceRoutes } from './http/routes/geofences.js';
 import { routeRoutes } from './http/routes/route.js';
+import { sdkRoutes } from './http/routes/sdk.js';
 import { searchRoutes } from './http/routes/search.js';
 import { searchBeaconRoutes } from './http/routes/search-beacons.js';
 import { searchPlacesRoutes } from './http/routes/search-places.js';
@@ -67,6 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   geofenceRoutes(app, deps);
   beaconRoutes(app, deps);
   settingsRoutes(app, deps);
+  sdkRoutes(app, deps);
   trackRoutes(app, deps);
   eventRoutes(app, deps);
   contextRoutes(app, deps);

@@ -9,6 +9,7 @@ import type { Store } from './domain/ports/store.js';
 import { ProjectService } from './domain/projects/project-service.js';
 import { RegionService } from './domain/regions/region-service.js';
 import { RetentionService } from './domain/retention/retention-service.js';
+import { SdkSettingsService } from './domain/sdk/sdk-settings-service.js';
 import { GeofenceSearch } from './domain/search/geofence-search.js';
 import { reportDeletes } from './domain/search/report-deletes.js';
 import { UserLocationRegistry } from './domain/search/user-location-registry.js';
@@ -20,6 +21,7 @@ import { TrackingService } from './domain/tracking/tracking-service.js';
 import { TripEngine } from './domain/trips/trip-engine.js';
 import { TripService } from './domain/trips/trip-service.js';
 import { UserService } from './domain/users/user-service.js';
+import { VerifiedLocationService } from './domain/verified/verified-location.js';
 import { DeliveryService } from './domain/webhooks/delivery-service.js';
 import { TreeBuildThread } from './geo/tree-build-thread.js';
 import type { PackSource } from './geodata/live-pack.js';
@@ -34,6 +36,10 @@ export interface Services {
   geofences: GeofenceService;
   beacons: BeaconService;
   settings: SettingsService;
+  /** Remote tracking options, SDK configuration and feature settings (meta of /config and track). */
+  sdkSettings: SdkSettingsService;
+  /** Verified location tokens and each environment's signing key. */
+  verified: VerifiedLocationService;
   tracking: TrackingService;
   events: EventService;
   context: ContextService;
@@ -94,6 +100,8 @@ export function createServices(store: Store, clock: Clock, wire: TrackWire, pack
     geofences,
     beacons: new BeaconService(store.beacons, clock),
     settings,
+    sdkSettings: new SdkSettingsService(store.settings, () => store.syncExternalChanges()),
+    verified: new VerifiedLocationService(store.settings, clock),
     tracking,
     events: new EventService(store.events),
     context: new ContextService(geofenceIndexes, clock, regions, { places, settings }),
@@ -119,5 +127,6 @@ export function followExternalChanges(store: Store, services: Services): () => v
   return store.onExternalChange((change) => {
     services.geofenceIndexes.storeChanged(change);
     services.userLocations.storeChanged(change);
+    services.sdkSettings.storeChanged(change);
   });
 }

@@ -5,9 +5,12 @@ import type { Project } from '../domain/projects/project.js';
 import { ProjectService } from '../domain/projects/project-service.js';
 import { monthOf } from '../domain/projects/usage-meter.js';
 import { retentionOf } from '../domain/retention/retention.js';
+import { sdkSettingsJson } from '../domain/sdk/sdk-settings.js';
+import { SdkSettingsService } from '../domain/sdk/sdk-settings-service.js';
 import { parseSegments } from '../domain/segments/segment.js';
 import { parseFlags } from './flags.js';
 import { applyProjectSettings } from './project-settings.js';
+import { splitSdkFlags } from './sdk-settings-flags.js';
 import { deliveriesCommand, webhooksCommand } from './webhooks-command.js';
 
 export async function projectsCommand(config: Config, args: string[]): Promise<number> {
@@ -35,9 +38,24 @@ export async function projectsCommand(config: Config, args: string[]): Promise<n
       case 'set': {
         const name = positional[0];
         if (!name) return fail('projects set needs a name.');
-        const updated = await projects.update(name, (p) => applyProjectSettings(p, flags));
+        // Every flag is checked before anything is written.
+        const sdk = splitSdkFlags(flags);
+        const found = await projects.find(name);
+        if (!found) return fail(`No project named "${name}".`);
+        applyProjectSettings(found, sdk.rest);
+        const updated =
+          Object.keys(sdk.rest).length > 0
+            ? await projects.update(name, (p) => applyProjectSettings(p, sdk.rest))
+            : found;
         if (!updated) return fail(`No project named "${name}".`);
         process.stdout.write(`${describe(updated)}\n`);
+        if (sdk.patch) {
+          const service = new SdkSettingsService(store.settings);
+          for (const live of sdk.live) {
+            const next = await service.patch({ projectId: updated.id, live }, sdk.patch);
+            process.stdout.write(`${live ? 'live' : 'test'} SDK settings: ${JSON.stringify(sdkSettingsJson(next))}\n`);
+          }
+        }
         return 0;
       }
       case 'usage': {

@@ -16,6 +16,11 @@ export interface GeofenceSearchQuery {
   tags?: string[] | undefined;
   metadata?: Metadata | undefined;
   limit: number;
+  /**
+   * When given, only fences this app user may enter: unrestricted ones and those restricted to it
+   * (null: a user without a userId, so unrestricted ones only). Geofence sync for the mobile SDKs.
+   */
+  appUserId?: string | null | undefined;
 }
 
 export interface GeofenceHit {
@@ -45,6 +50,8 @@ export class GeofenceSearch {
   #near(index: GeofenceIndex, q: GeofenceSearchQuery): GeofenceHit[] {
     const now = this.clock.now();
     const tags = q.tags && q.tags.length > 0 ? new Set(q.tags) : null;
+    const anyUser = q.appUserId === undefined;
+    const appUserId = q.appUserId ?? null;
     // A method, not a named arrow: tsx's keepNames would wrap a named closure with a defineProperty per call.
     const opts = {
       limit: q.limit,
@@ -52,6 +59,7 @@ export class GeofenceSearch {
         return (
           isGeofenceLive(g, now) &&
           isGeofenceEnabled(g, now) &&
+          (anyUser || g.userId === null || g.userId === appUserId) &&
           (tags === null || (g.tag !== null && tags.has(g.tag))) &&
           matchesMetadata(g.metadata, q.metadata)
         );

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { DomainError, invalidParam } from '../../domain/errors.js';
 import type { Metadata } from '../../domain/metadata.js';
+import { parseFeatureSettings, parseSdkConfiguration, sdkSettingsJson } from '../../domain/sdk/sdk-settings.js';
+import type { SdkSettingsPatch } from '../../domain/sdk/sdk-settings-service.js';
+import { parseTrackingOptions, TRACKING_PRESETS } from '../../domain/sdk/tracking-options.js';
 import { parseSegments } from '../../domain/segments/segment.js';
 import type { PlaceSettings } from '../../domain/settings/place-settings.js';
 import type { AppDeps } from '../context.js';
@@ -52,6 +55,35 @@ const placeFilters = () =>
     return out;
   });
 
+/** A JSON text (form bodies) read as its value; a preset name stays a string. */
+const jsonText = (raw: unknown) => {
+  if (typeof raw !== 'string' || !/^\s*[[{]/.test(raw)) return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+};
+
+// What the mobile SDKs read in `meta` of /v1/config and of every track; null removes a setting.
+const sdkParams = {
+  trackingOptions: param(
+    {
+      oneOf: [{ type: 'string', enum: [...TRACKING_PRESETS] }, { type: 'object' }],
+      description: 'remote tracking options: a preset name or a full options object (docs/sdks.md); null removes',
+    },
+    (raw, name) => parseTrackingOptions(jsonText(raw), name),
+  ),
+  sdkConfiguration: param(
+    { type: 'object', description: 'the SDK configuration the mobile SDKs read; null removes' },
+    (raw, name) => parseSdkConfiguration(jsonText(raw), name),
+  ),
+  featureSettings: param(
+    { type: 'object', description: 'feature settings the mobile SDKs read; null removes' },
+    (raw, name) => parseFeatureSettings(jsonText(raw), name),
+  ),
+};
+
 export function settingsRoutes(app: FastifyInstance, { services, keys }: AppDeps): void {
   const tag = 'Settings';
   defineRoute(
@@ -61,6 +93,7 @@ export function settingsRoutes(app: FastifyInstance, { services, keys }: AppDeps
       ...(await services.settings.get(tenant)),
       features: req.auth!.project.features,
       segments: req.auth!.project.segments ?? [],
+      ...sdkSettingsJson(await services.sdkSettings.get(tenant)),
     }),
   );
   defineRoute(
@@ -77,6 +110,7 @@ export function settingsRoutes(app: FastifyInstance, { services, keys }: AppDeps
         placeFilters: placeFilters(),
         features: features(),
         segments: param({ type: 'array', items: { type: 'object' } }, (raw, name) => parseSegments(raw, name)),
+        ...sdkParams,
       },
     },
     async ({ body, tenant, req }) => {
@@ -95,9 +129,29 @@ export function settingsRoutes(app: FastifyInstance, { services, keys }: AppDeps
         project = (await services.projects.setSegments(project.name, body.segments)) ?? project;
         keys.invalidate();
       }
-      return { ...settings, features: project.features, segments: project.segments ?? [] };
+      const sdkPatch = sdkPatchOf(body, req.body);
+      const sdk = sdkPatch
+        ? await services.sdkSettings.patch(tenant, sdkPatch)
+        : await services.sdkSettings.get(tenant);
+      return {
+        ...settings,
+        features: project.features,
+        segments: project.segments ?? [],
+        ...sdkSettingsJson(sdk),
+      };
     },
   );
+}
+
+/** The SDK settings a PATCH names: parsed values, and null for those sent as null (removed). */
+function sdkPatchOf(body: Partial<Record<keyof typeof sdkParams, unknown>>, raw: unknown): SdkSettingsPatch | null {
+  const sent = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const patch: Record<string, unknown> = {};
+  for (const key of Object.keys(sdkParams) as Array<keyof typeof sdkParams>) {
+    if (body[key] !== undefined) patch[key] = body[key];
+    else if (key in sent && sent[key] === null) patch[key] = null;
+  }
+  return Object.keys(patch).length > 0 ? (patch as SdkSettingsPatch) : null;
 }
 
 /**

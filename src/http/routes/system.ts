@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../context.js';
 import { errorBody } from '../plugins/errors.js';
 
-/** Health, readiness, and the SDK's fire-and-forget config call. */
+/** Health and readiness. (`GET /v1/config`, which the SDKs call, is in sdk.ts.) */
 export function systemRoutes(app: FastifyInstance, { store, rateLimiter }: AppDeps): void {
   app.get('/healthz', { schema: { tags: ['System'], summary: 'The process is up' } }, async () => ({
     meta: { code: 200 },
@@ -28,13 +28,4 @@ export function systemRoutes(app: FastifyInstance, { store, rateLimiter }: AppDe
     }
     return { meta: { code: 200 }, status: 'ready', store: store.engine };
   });
-
-  // Sent by every SDK on initialize() and after trackOnce(); remote tracking options go here later.
-  app.get(
-    '/v1/config',
-    { config: { auth: 'publishable' }, schema: { tags: ['System'], summary: 'SDK configuration' } },
-    async () => ({
-      meta: { code: 200 },
-    }),
-  );
 }

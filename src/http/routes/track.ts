@@ -23,6 +23,7 @@ import { applyRateHeaders, rateLimited } from '../plugins/auth.js';
 import { eventsJson } from '../presenters/event-presenter.js';
 import { sharedGeofenceJson } from '../presenters/geofence-json.js';
 import { userJsonWith } from '../presenters/user-presenter.js';
+import { sdkMetaText, sdkTrackBody, type TrackExtras, trackExtras } from './track-sdk.js';
 
 const DEVICE_TYPES = ['iOS', 'Android', 'Web'] as const;
 
@@ -105,10 +106,16 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
   // The fences a user is in come from the tracking index, the same objects track after track: their
   // text is printed once per fence version.
   const fenceJson = sharedGeofenceJson();
-  const present = (r: TrackResult) => {
+  const present = (r: TrackResult, extras: TrackExtras = { meta: '', tail: '' }) => {
     const user = userJsonWith(r.user, fenceJson.list(r.inside, clock.now()), r.userFields);
     const events = eventsJson(r.events);
-    return new JsonText(`{"meta":{"code":200},"events":${events},"user":${user}}`);
+    return new JsonText(`{"meta":{"code":200${extras.meta}},"events":${events},"user":${user}${extras.tail}}`);
+  };
+  // The mobile SDKs' parts (remote settings in meta, nearbyGeofences, verified tokens): track-sdk.ts.
+  const track = async (body: TrackBody & Parsed<typeof sdkTrackBody>, req: FastifyRequest, tenant: Tenant) => {
+    const request = toTrackRequest(body, req, tenant, clock.now());
+    const result = await services.tracking.track(request);
+    return present(result, await trackExtras(services, tenant, request, body, result, clock.now()));
   };
 
   defineRoute(
@@ -119,13 +126,30 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
       auth: 'publishable',
       tag,
       summary: 'Track a location update',
-      body: trackBody,
+      body: { ...trackBody, ...sdkTrackBody },
       perKeyLimit: false,
       onSend: refundRefused,
     },
     async ({ body, tenant, req, reply }) => {
       await limitDevice(req, reply, tenant, body.deviceId);
-      return present(await services.tracking.track(toTrackRequest(body, req, tenant, clock.now())));
+      return track(body, req, tenant);
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/track/verify',
+      auth: 'publishable',
+      tag,
+      summary: 'Track a location update and answer a verified location token (older SDKs)',
+      body: { ...trackBody, ...sdkTrackBody },
+      perKeyLimit: false,
+    },
+    async ({ body, tenant, req, reply }) => {
+      await limitDevice(req, reply, tenant, body.deviceId);
+      return track({ ...body, verified: true }, req, tenant);
     },
   );
 
@@ -148,7 +172,8 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
       const reqs = items.map((b, i) =>
         toTrackRequest(b, req, tenant, clock.now(), body.replays[i] as Record<string, unknown>),
       );
-      return present(await services.tracking.replay(reqs));
+      const meta = await sdkMetaText(services, tenant, reqs[reqs.length - 1]!.deviceType);
+      return present(await services.tracking.replay(reqs), { meta, tail: '' });
     },
   );
 }

@@ -179,4 +179,19 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
     // a GiST insert into this index (2.7% of PostgreSQL's time in the new-device track row).
     sql: 'DROP INDEX users_location;',
   },
+  // ---- SDK settings and verified location signing keys (issue 48, geofence sync / remote options) ----
+  {
+    version: 11,
+    name: 'sdk-settings-and-signing-keys',
+    // What the mobile SDKs take from the server per project and environment (remote tracking options,
+    // SDK configuration, feature settings), and each environment's key for verified location tokens:
+    // one key per environment, the first process to make it wins (INSERT ... ON CONFLICT DO NOTHING).
+    sql: `
+      CREATE TABLE sdk_settings (project_id text NOT NULL, live boolean NOT NULL, doc jsonb NOT NULL, PRIMARY KEY (project_id, live));
+      CREATE TABLE signing_keys (
+        project_id text NOT NULL, live boolean NOT NULL, kid text NOT NULL, private_jwk jsonb NOT NULL,
+        public_jwk jsonb NOT NULL, created_at bigint NOT NULL, PRIMARY KEY (project_id, live));
+    `,
+  },
+  // ---- end of the SDK settings block ----
 ];

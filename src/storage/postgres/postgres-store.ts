@@ -31,7 +31,7 @@ export class PostgresStore implements Store {
     this.users = new PostgresUserStore(pool, this.notifier);
     this.geofences = new PostgresGeofenceStore(pool, this.notifier);
     this.beacons = new PostgresBeaconStore(pool);
-    this.settings = new PostgresSettingsStore(pool);
+    this.settings = new PostgresSettingsStore(pool, this.notifier);
     this.usage = new PostgresUsageStore(pool);
     this.events = new PostgresEventStore(pool);
     this.trips = new PostgresTripStore(pool);

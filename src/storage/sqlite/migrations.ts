@@ -153,4 +153,20 @@ export const SQLITE_MIGRATIONS: Array<{ version: number; name: string; sql: stri
       CREATE INDEX deliveries_page ON deliveries(project_id, live, created_at DESC, id DESC);
     `,
   },
+  // ---- SDK settings and verified location signing keys (issue 48, geofence sync / remote options) ----
+  {
+    version: 10,
+    name: 'sdk_settings_and_signing_keys',
+    // What the mobile SDKs take from the server per project and environment (remote tracking options,
+    // SDK configuration, feature settings), and each environment's key for verified location tokens:
+    // one key per environment, the first process to make it wins (INSERT ... ON CONFLICT DO NOTHING).
+    sql: `
+      CREATE TABLE sdk_settings (
+        project_id TEXT NOT NULL, live INTEGER NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (project_id, live));
+      CREATE TABLE signing_keys (
+        project_id TEXT NOT NULL, live INTEGER NOT NULL, kid TEXT NOT NULL, private_jwk TEXT NOT NULL,
+        public_jwk TEXT NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY (project_id, live));
+    `,
+  },
+  // ---- end of the SDK settings block ----
 ];

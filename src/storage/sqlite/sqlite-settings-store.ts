@@ -1,7 +1,9 @@
 import type { SettingsStore } from '../../domain/ports/settings-store.js';
 import type { UsageStore } from '../../domain/ports/usage-store.js';
+import type { SdkSettings } from '../../domain/sdk/sdk-settings.js';
 import { EMPTY_PLACE_SETTINGS, type PlaceSettings } from '../../domain/settings/place-settings.js';
 import type { Tenant } from '../../domain/tenant.js';
+import type { SigningKey } from '../../domain/verified/signing-key.js';
 import { changeLine, NOTHING_KEPT } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { statement } from './paged-query.js';
@@ -29,6 +31,65 @@ export class SqliteSettingsStore implements SettingsStore {
         ).run(tenant.projectId, tenant.live ? 1 : 0, JSON.stringify(settings)),
       changeLine('settings', tenant),
     );
+  }
+
+  async getSdk(tenant: Tenant): Promise<SdkSettings | null> {
+    const row = statement(this.db, 'SELECT doc FROM sdk_settings WHERE project_id = ? AND live = ?').get(
+      tenant.projectId,
+      tenant.live ? 1 : 0,
+    ) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as SdkSettings) : null;
+  }
+
+  async putSdk(tenant: Tenant, settings: SdkSettings): Promise<void> {
+    writeTransaction(
+      this.db,
+      () =>
+        statement(
+          this.db,
+          `INSERT INTO sdk_settings (project_id, live, doc) VALUES (?, ?, ?)
+         ON CONFLICT(project_id, live) DO UPDATE SET doc = excluded.doc`,
+        ).run(tenant.projectId, tenant.live ? 1 : 0, JSON.stringify(settings)),
+      changeLine('settings', tenant),
+    );
+  }
+
+  async signingKey(tenant: Tenant): Promise<SigningKey | null> {
+    const row = statement(
+      this.db,
+      'SELECT kid, private_jwk, public_jwk, created_at FROM signing_keys WHERE project_id = ? AND live = ?',
+    ).get(tenant.projectId, tenant.live ? 1 : 0) as
+      | { kid: string; private_jwk: string; public_jwk: string; created_at: number }
+      | undefined;
+    return row
+      ? {
+          kid: row.kid,
+          privateJwk: JSON.parse(row.private_jwk),
+          publicJwk: JSON.parse(row.public_jwk),
+          createdAt: row.created_at,
+        }
+      : null;
+  }
+
+  async addSigningKey(tenant: Tenant, key: SigningKey): Promise<SigningKey> {
+    writeTransaction(
+      this.db,
+      () =>
+        statement(
+          this.db,
+          `INSERT INTO signing_keys (project_id, live, kid, private_jwk, public_jwk, created_at)
+         VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(project_id, live) DO NOTHING`,
+        ).run(
+          tenant.projectId,
+          tenant.live ? 1 : 0,
+          key.kid,
+          JSON.stringify(key.privateJwk),
+          JSON.stringify(key.publicJwk),
+          key.createdAt,
+        ),
+      NOTHING_KEPT,
+    );
+    return (await this.signingKey(tenant)) ?? key;
   }
 }
 
