@@ -194,7 +194,7 @@ function sweep(
  * edges that only meet there are never neighbours. A merge sort with the comparison written out: a
  * typed array's `sort` with a comparator function took 3 to 5 times as long on 20,000 events.
  */
-function sortEvents(events: Uint32Array, ex: Float64Array, ey: Float64Array): Uint32Array {
+function sortEvents(events: Uint32Array<ArrayBuffer>, ex: Float64Array, ey: Float64Array): Uint32Array {
   const n = events.length;
   let from = events;
   let to = new Uint32Array(n);

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { ConnectionError, FastifyInstance } from 'fastify';
 import { ApiError, invalidParam } from '../../domain/errors.js';
 import { EXPOSED_HEADERS } from './cors.js';
 import { errorBody } from './errors.js';
@@ -37,11 +37,7 @@ export function registerRequestSize(app: FastifyInstance): void {
  * saw a network error. The request line tells a long URL (414) from long headers (431). No request
  * exists yet, so the origin is not known: `*` stands for it.
  */
-export function answerClientError(
-  this: FastifyInstance,
-  err: Error & { code?: string; rawPacket?: Buffer },
-  socket: Socket,
-) {
+export function answerClientError(this: FastifyInstance, err: ConnectionError, socket: Socket) {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   let status = 400;
   let param: string | undefined;
@@ -50,7 +46,9 @@ export function answerClientError(
     status = 408;
     message = 'The request took too long to arrive.';
   } else if (err.code === 'HPE_HEADER_OVERFLOW') {
-    const line = requestLineLength(err.rawPacket);
+    // A Buffer, as Node gives it (Fastify's type describes its JSON form).
+    const packet: unknown = err.rawPacket;
+    const line = requestLineLength(Buffer.isBuffer(packet) ? packet : undefined);
     if (line > MAX_URL_LENGTH) {
       status = 414;
       param = 'url';
