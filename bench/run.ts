@@ -12,6 +12,7 @@ import { management } from './scenarios/management.js';
 import { places } from './scenarios/places.js';
 import { route } from './scenarios/route.js';
 import { search } from './scenarios/search.js';
+import { stalls } from './scenarios/stalls.js';
 import { track } from './scenarios/track.js';
 
 /**
@@ -21,12 +22,15 @@ import { track } from './scenarios/track.js';
  * rows on wrk where it is installed (bench/lib/wrk-load.ts).
  * `--store postgres`: PostgreSQL + Redis; `--processes N`: N API processes on the one store (bench/lib/bench-database.ts).
  */
-const SCENARIOS: Scenario[] = [management, track, context, search, geodata, geocoding, places, route];
+const SCENARIOS: Scenario[] = [management, track, context, search, geodata, geocoding, places, route, stalls];
 
 async function main(): Promise<void> {
   const options = parseBenchArgs(process.argv.slice(2));
   const wanted = options.scenarios;
-  const scenarios = wanted.length ? SCENARIOS.filter((s) => wanted.includes(s.name)) : SCENARIOS;
+  // `stalls` measures pauses, not throughput: it runs only when named.
+  const scenarios = wanted.length
+    ? SCENARIOS.filter((s) => wanted.includes(s.name))
+    : SCENARIOS.filter((s) => s.name !== 'stalls');
   const durationSeconds = Number(process.env.BENCH_SECONDS ?? 10);
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
   const rows: BenchResult[] = [];

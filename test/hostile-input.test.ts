@@ -506,18 +506,32 @@ describe('what an attacker probed (issue 47)', () => {
     assert.deepEqual(list.body.geofences, []);
   });
 
-  it('refuses 21 rings of 10,000 positions: 10,000 in all rings together', async () => {
-    // A staircase of 10,000 positions at 4 decimals: simple, and 21 of them fit the 5 MB body limit.
-    const big = (x: number) => {
+  it('refuses 21 rings of 10,000 positions, and any rings of over 10,000 positions together', async () => {
+    // A staircase of `n` positions at 4 decimals: simple, and 21 of 10,000 fit the 5 MB body limit.
+    const staircase = (x: number, n: number) => {
+      const steps = (n - 4) / 2;
       const at = (dx: number, dy: number) => [Math.round((x + dx) * 1e4) / 1e4, Math.round((40 + dy) * 1e4) / 1e4];
       const ring: number[][] = [];
-      for (let k = 0; k < 4998; k++) ring.push(at(k * 1e-4, k * 1e-4), at((k + 1) * 1e-4, k * 1e-4));
-      ring.push(at(4999e-4, 4998e-4), at(4999e-4, -1e-4), at(0, -1e-4), at(0, 0));
+      for (let k = 0; k < steps; k++) ring.push(at(k * 1e-4, k * 1e-4), at((k + 1) * 1e-4, k * 1e-4));
+      ring.push(at((steps + 1) * 1e-4, steps * 1e-4), at((steps + 1) * 1e-4, -1e-4), at(0, -1e-4), at(0, 0));
       return ring;
     };
-    const rings = Array.from({ length: 21 }, (_, r) => big(-74 + r * 0.6));
-    const res = await s.request('PUT', '/v1/geofences/holes/big', { key: s.keys.test.secret, json: fence(rings) });
-    assertError(res, 400, 'coordinates', 'at most 10000 positions in all its rings together (it has 210000)');
+    const key = s.keys.test.secret;
+    const many = Array.from({ length: 21 }, (_, r) => staircase(-74 + r * 0.6, 10_000));
+    // Refused before it is parsed: 210,000 arrays is more than any request needs.
+    assertError(
+      await s.request('PUT', '/v1/geofences/holes/big', { key, json: fence(many) }),
+      413,
+      'body',
+      'arrays and objects',
+    );
+    const three = Array.from({ length: 3 }, (_, r) => staircase(-74 + r * 0.6, 4_000));
+    assertError(
+      await s.request('PUT', '/v1/geofences/holes/big', { key, json: fence(three) }),
+      400,
+      'coordinates',
+      'at most 10000 positions in all its rings together (it has 12000)',
+    );
   });
 
   it('puts a point in a hole outside the fence: no event there, an event in the fence', async () => {
@@ -547,6 +561,20 @@ describe('what an attacker probed (issue 47)', () => {
     assertOk(res);
     // Generous for a busy 2-core machine: the quadratic check alone took 1.6 to 2.1 s here.
     assert.ok(elapsed < 1000, `the PUT took ${elapsed.toFixed(0)} ms`);
+  });
+
+  it('refuses a body of 870,000 small arrays before parsing it (it held the server for a second)', async () => {
+    const zeros = `{"description":"d","type":"polygon","coordinates":[[${Array.from({ length: 870_000 }, () => '[0,0]').join(',')}]]}`;
+    const res = await raw(
+      s,
+      'PUT',
+      '/v1/geofences/holes/zeros',
+      { authorization: s.keys.test.secret, 'content-type': 'application/json' },
+      zeros,
+    );
+    assert.equal(res.status, 413);
+    assert.equal(res.body.meta.param, 'body');
+    assert.match(String(res.body.meta.message), /^body must hold at most 25000 arrays and objects/);
   });
 
   it('answers 415 for JSON sent as text/plain, with CORS headers, and changes nothing', async () => {

@@ -1,6 +1,8 @@
+import querystring from 'node:querystring';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
+import { formTooLarge, jsonTooLarge } from './json-shape.js';
 
 /** Every body that is neither JSON nor a form: named so the error handler and tests read the same. */
 export const UNSUPPORTED_CONTENT_TYPE =
@@ -16,8 +18,11 @@ export const UNSUPPORTED_CONTENT_TYPE =
  */
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  const parseJson = (_req: unknown, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
-    const text = String(body);
+  const parseJson = (_req: unknown, body: Buffer, done: (err: Error | null, body?: unknown) => void) => {
+    // Counted before parsing: what parsing costs is the arrays and objects it makes, not the bytes.
+    const tooLarge = jsonTooLarge(body);
+    if (tooLarge) return done(new ApiError(413, 'body', tooLarge), undefined);
+    const text = body.toString('utf8');
     if (text.trim() === '') return done(null, {});
     try {
       done(null, JSON.parse(text));
@@ -29,13 +34,19 @@ export function registerBodyParsers(app: FastifyInstance): void {
       done(err, undefined);
     }
   };
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
-  app.addContentTypeParser(/^application\/[\w.-]+\+json$/, { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJson);
+  app.addContentTypeParser(/^application\/[\w.-]+\+json$/, { parseAs: 'buffer' }, parseJson);
   // Any other type: refused unread unless it is empty (a stream handler, so nothing is buffered first).
   app.addContentTypeParser('*', (req, _payload, done) => {
     const empty = req.headers['content-length'] === '0' && req.headers['transfer-encoding'] === undefined;
     if (empty) return done(null, undefined);
     done(new ApiError(415, 'content-type', UNSUPPORTED_CONTENT_TYPE), undefined);
   });
-  app.register(formbody);
+  app.register(formbody, {
+    parser: (text: string) => {
+      const tooLarge = formTooLarge(text);
+      if (tooLarge) throw new ApiError(413, 'body', tooLarge);
+      return querystring.parse(text);
+    },
+  });
 }
