@@ -13,6 +13,7 @@ import { places } from './scenarios/places.js';
 import { route } from './scenarios/route.js';
 import { search } from './scenarios/search.js';
 import { soak } from './scenarios/soak.js';
+import { stalls } from './scenarios/stalls.js';
 import { track } from './scenarios/track.js';
 
 /**
@@ -23,8 +24,8 @@ import { track } from './scenarios/track.js';
  * `--store postgres`: PostgreSQL + Redis; `--processes N`: N API processes on the one store (bench/lib/bench-database.ts).
  */
 const SCENARIOS: Scenario[] = [management, track, context, search, geodata, geocoding, places, route];
-/** Run only when named: the soak takes 10 minutes (`npm run bench -- soak`). */
-const ON_REQUEST: Scenario[] = [soak];
+/** Run only when named: the soak takes 10 minutes, and `stalls` measures pauses, not throughput. */
+const ON_REQUEST: Scenario[] = [soak, stalls];
 
 async function main(): Promise<void> {
   const options = parseBenchArgs(process.argv.slice(2));

@@ -1,13 +1,14 @@
-import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { AppDeps } from './http/context.js';
 import { registerAuth } from './http/plugins/auth.js';
+import { registerBodyParsers } from './http/plugins/body-parsers.js';
 import { registerCors } from './http/plugins/cors.js';
 import { registerErrorHandling, renderFrameworkError } from './http/plugins/errors.js';
 import { registerMetrics } from './http/plugins/metrics.js';
 import { registerRequestLog, requestIdGenerator, requestLoggerFactory } from './http/plugins/request-log.js';
+import { answerClientError, registerRequestSize } from './http/plugins/request-size.js';
 import { beaconRoutes } from './http/routes/beacons.js';
 import { contextRoutes } from './http/routes/context.js';
 import { eventRoutes } from './http/routes/events.js';
@@ -37,6 +38,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // One line per request instead of two (registerRequestLog).
     logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: renderFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   registerRequestLog(app);
   // Before any hook: a request's reads must see every commit acknowledged before it was sent.
@@ -45,6 +47,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(() => () => true);
   // Request id and CORS headers (one hook: every request runs it).
   registerCors(app);
+  registerRequestSize(app);
   registerErrorHandling(app);
   registerBodyParsers(app);
   registerAuth(app, deps);
@@ -79,23 +82,4 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   geocodingRoutes(app, deps);
   routeRoutes(app, deps);
   return app;
-}
-
-/** JSON (an empty body reads as `{}`, as clients send a JSON content type with no body) and forms. */
-function registerBodyParsers(app: FastifyInstance): void {
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, {});
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      const err = Object.assign(new Error('body must be valid JSON.'), {
-        code: 'FST_ERR_CTP_INVALID_JSON_BODY',
-        statusCode: 400,
-      });
-      done(err, undefined);
-    }
-  });
-  app.register(formbody);
 }

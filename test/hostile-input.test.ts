@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertError, assertOk } from './helpers/assertions.js';
 import { startGeodataServer } from './helpers/geodata.js';
-import type { TestServer } from './helpers/server.js';
+import { startServer, type TestServer } from './helpers/server.js';
+import { track, trackBody, typesOf } from './helpers/tracking.js';
 
 /**
  * Every route of the OpenAPI document (so a new route is covered the day it is added) gets a fixed,
@@ -59,6 +60,10 @@ const SCALARS = [
   '__proto__',
   'constructor',
   'coffee-shop',
+  // Oversized lists and a URL over the 8 KB limit.
+  Array.from({ length: 101 }, (_, i) => `t${i}`).join(','),
+  Array.from({ length: 26 }, () => '40.7,-73.9').join('|'),
+  'u'.repeat(9000),
 ];
 // Well-formed values by parameter name: a request mixes them with hostile ones, so that it gets past
 // the first check it meets and reaches the later ones and the work behind them.
@@ -112,6 +117,8 @@ const RAW_BODIES = [
 ];
 const OTHER_TYPES = [
   'text/plain',
+  'text/plain;charset=UTF-8',
+  'application/octet-stream',
   'application/xml',
   'multipart/form-data; boundary=x',
   'application/json; charset=latin1',
@@ -163,6 +170,28 @@ function jsonValues(): unknown[] {
     'lone \ud800',
     { '\udc00': 'x' },
     { a: ['ok', 'x\u0000'] },
+    // Holes astray or crossing, metadata too long, too many positions in all rings.
+    [
+      ring,
+      [
+        [-60, 40],
+        [-59, 40],
+        [-59, 41],
+        [-60, 40],
+      ],
+    ],
+    [
+      ring,
+      [
+        [-73.8, 40.7],
+        [-73.5, 40.7],
+        [-73.5, 40.8],
+        [-73.8, 40.7],
+      ],
+    ],
+    { note: 'x'.repeat(1001) },
+    { ['k'.repeat(257)]: 1 },
+    Array.from({ length: 3 }, () => Array.from({ length: 4000 }, () => [0, 0])),
   ];
 }
 
@@ -420,5 +449,263 @@ describe('text PostgreSQL cannot store', () => {
       'NUL character',
     );
     assertError(await s.request('GET', '/v1/geofences/a%00b', { key: s.keys.test.secret }), 400, 'id', 'NUL character');
+  });
+});
+
+/** Raw HTTP: `fetch` refuses to send some of what these tests send, and hides what comes back. */
+async function raw(s: TestServer, method: string, target: string, headers: Record<string, string>, body?: string) {
+  const res = await fetch(`${s.url}${target}`, { method, headers, body });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: JSON.parse(text) as { meta: Record<string, unknown> } };
+}
+
+/** A square ring of side `d` degrees with its south-west corner at `[x, y]`. */
+function square(x: number, y: number, d: number): number[][] {
+  return [
+    [x, y],
+    [x + d, y],
+    [x + d, y + d],
+    [x, y + d],
+    [x, y],
+  ];
+}
+
+/** A ring whose edges' boxes all overlap (long, leaning teeth): every pair was a candidate before. */
+function sawtooth(positions: number): number[][] {
+  const teeth = Math.floor((positions - 4) / 2);
+  const ring: number[][] = [];
+  for (let i = 0; i < teeth; i++) ring.push([-74 + 2 * i * 1e-5, 40.6], [-73.9 + (2 * i + 1) * 1e-5, 40.7]);
+  const last = ring.at(-1)!;
+  ring.push([last[0]!, 40.59], [-74, 40.59], [-74, 40.6]);
+  return ring;
+}
+
+describe('what an attacker probed (issue 47)', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startServer();
+  });
+  after(() => s.close());
+
+  const fence = (coordinates: unknown) => ({ description: 'd', type: 'polygon', coordinates });
+
+  it('refuses a hole outside the outer ring, one crossing it, and holes meeting each other', async () => {
+    const secret = s.keys.test.secret;
+    const outer = square(-74, 40.6, 0.2);
+    const cases: [unknown, string][] = [
+      [[outer, square(-60, 40, 1)], 'coordinates ring 1 (a hole) must lie inside the outer ring'],
+      [[outer, square(-73.85, 40.65, 0.1)], 'coordinates ring 1 (a hole) must not touch or cross the outer ring'],
+      [[outer, square(-73.95, 40.65, 0.05), square(-73.92, 40.67, 0.05)], 'coordinates rings 1 and 2 (holes)'],
+      [[outer, square(-73.99, 40.61, 0.15), square(-73.95, 40.65, 0.01)], 'must not lie inside ring 1'],
+    ];
+    for (const [coordinates, message] of cases) {
+      const res = await s.request('PUT', '/v1/geofences/holes/bad', { key: secret, json: fence(coordinates) });
+      assertError(res, 400, 'coordinates', message);
+    }
+    const list = await s.request('GET', '/v1/geofences', { key: secret });
+    assert.deepEqual(list.body.geofences, []);
+  });
+
+  it('refuses 21 rings of 10,000 positions, and any rings of over 10,000 positions together', async () => {
+    // A staircase of `n` positions at 4 decimals: simple, and 21 of 10,000 fit the 5 MB body limit.
+    const staircase = (x: number, n: number) => {
+      const steps = (n - 4) / 2;
+      const at = (dx: number, dy: number) => [Math.round((x + dx) * 1e4) / 1e4, Math.round((40 + dy) * 1e4) / 1e4];
+      const ring: number[][] = [];
+      for (let k = 0; k < steps; k++) ring.push(at(k * 1e-4, k * 1e-4), at((k + 1) * 1e-4, k * 1e-4));
+      ring.push(at((steps + 1) * 1e-4, steps * 1e-4), at((steps + 1) * 1e-4, -1e-4), at(0, -1e-4), at(0, 0));
+      return ring;
+    };
+    const key = s.keys.test.secret;
+    const many = Array.from({ length: 21 }, (_, r) => staircase(-74 + r * 0.6, 10_000));
+    // Refused before it is parsed: 210,000 arrays is more than any request needs.
+    assertError(
+      await s.request('PUT', '/v1/geofences/holes/big', { key, json: fence(many) }),
+      413,
+      'body',
+      'arrays and objects',
+    );
+    const three = Array.from({ length: 3 }, (_, r) => staircase(-74 + r * 0.6, 4_000));
+    assertError(
+      await s.request('PUT', '/v1/geofences/holes/big', { key, json: fence(three) }),
+      400,
+      'coordinates',
+      'at most 10000 positions in all its rings together (it has 12000)',
+    );
+  });
+
+  it('puts a point in a hole outside the fence: no event there, an event in the fence', async () => {
+    const holed = fence([square(-74, 40.6, 0.2), square(-73.95, 40.65, 0.05)]);
+    assertOk(await s.request('PUT', '/v1/geofences/holes/ring', { key: s.keys.test.secret, json: holed }));
+    const key = s.keys.test.publishable;
+    const inHole = await track(s, trackBody('in-hole', [-73.925, 40.675]), key);
+    assertOk(inHole);
+    assert.deepEqual(typesOf(inHole), []);
+    const inFence = await track(s, trackBody('in-fence', [-73.99, 40.61]), key);
+    assert.deepEqual(typesOf(inFence), ['user.entered_geofence']);
+    const context = await s.request('GET', '/v1/context?coordinates=40.675,-73.925', { key });
+    assert.deepEqual(context.body.context.geofences, []);
+  });
+
+  it('validates a 10,000-position sawtooth as fast as a circle of as many positions (it took 1.6 s)', async () => {
+    const circle = (() => {
+      const ring = Array.from({ length: 9_999 }, (_, i) => {
+        const a = (2 * Math.PI * i) / 9_999;
+        return [-73.95 + 0.05 * Math.cos(a), 40.65 + 0.05 * Math.sin(a)];
+      });
+      return [...ring, ring[0]!];
+    })();
+    // The median of three PUTs of each, after one of each: compared with each other rather than with
+    // a clock, so a busy machine slows both alike. The quadratic check made the sawtooth 15 to 30
+    // times the circle here.
+    const medianPut = async (ring: number[][], id: string) => {
+      const times: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const started = performance.now();
+        assertOk(await s.request('PUT', `/v1/geofences/holes/${id}`, { key: s.keys.test.secret, json: fence([ring]) }));
+        if (i > 0) times.push(performance.now() - started);
+      }
+      return times.sort((a, b) => a - b)[1]!;
+    };
+    const saw = await medianPut(sawtooth(10_000), 'saw');
+    const round = await medianPut(circle, 'circle');
+    assert.ok(saw < 3 * round + 50, `sawtooth ${saw.toFixed(0)} ms, circle ${round.toFixed(0)} ms`);
+  });
+
+  it('refuses a body of 870,000 small arrays before parsing it (it held the server for a second)', async () => {
+    const zeros = `{"description":"d","type":"polygon","coordinates":[[${Array.from({ length: 870_000 }, () => '[0,0]').join(',')}]]}`;
+    const res = await raw(
+      s,
+      'PUT',
+      '/v1/geofences/holes/zeros',
+      { authorization: s.keys.test.secret, 'content-type': 'application/json' },
+      zeros,
+    );
+    assert.equal(res.status, 413);
+    assert.equal(res.body.meta.param, 'body');
+    assert.match(String(res.body.meta.message), /^body must hold at most 25000 arrays and objects/);
+  });
+
+  it('answers 415 for JSON sent as text/plain, with CORS headers, and changes nothing', async () => {
+    const secret = s.keys.test.secret;
+    const before = await s.request('GET', '/v1/settings', { key: secret });
+    const res = await raw(
+      s,
+      'PATCH',
+      '/v1/settings',
+      { authorization: secret, 'content-type': 'text/plain;charset=UTF-8', origin: 'https://app.example' },
+      JSON.stringify({ features: { places: !before.body.features.places } }),
+    );
+    assert.equal(res.status, 415);
+    assert.equal(res.body.meta.code, 415);
+    assert.equal(res.body.meta.param, 'content-type');
+    assert.match(String(res.body.meta.message), /^content-type must be application\/json/);
+    assert.equal(res.headers.get('access-control-allow-origin'), 'https://app.example');
+    const after = await s.request('GET', '/v1/settings', { key: secret });
+    assert.deepEqual(after.body, before.body);
+    for (const [method, path] of [
+      ['POST', '/v1/track'],
+      ['PUT', '/v1/geofences/t/e'],
+      ['POST', '/v1/beacons'],
+      ['PATCH', '/v1/trips/abc/update'],
+      ['POST', '/v1/nowhere'],
+    ] as const) {
+      const other = await raw(s, method, path, { authorization: secret, 'content-type': 'application/xml' }, '<a/>');
+      assert.equal(other.status, 415, `${method} ${path}`);
+      assert.equal(other.body.meta.param, 'content-type');
+    }
+    // No body is no body, whatever type it claims: the parameters may be in the query.
+    const empty = await raw(s, 'PATCH', '/v1/settings', { authorization: secret, 'content-type': 'text/plain' }, '');
+    assert.equal(empty.status, 200);
+  });
+
+  it('answers 414 for a long URL and 431 for long headers, in the error shape with CORS headers', async () => {
+    const key = s.keys.test.secret;
+    for (const length of [9_000, 20_000]) {
+      const res = await raw(s, 'GET', `/v1/users?x=${'a'.repeat(length)}`, { authorization: key });
+      assert.equal(res.status, 414, `a URL of ${length}`);
+      assert.deepEqual(res.body.meta, {
+        code: 414,
+        param: 'url',
+        message: 'url must be at most 8192 characters long.',
+      });
+      assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    }
+    const res = await raw(s, 'GET', '/v1/users', { authorization: key, 'x-padding': 'a'.repeat(20_000) });
+    assert.equal(res.status, 431);
+    assert.equal(res.body.meta.param, 'headers');
+    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    const keys = Array.from({ length: 101 }, (_, i) => `k${i}=1`).join('&');
+    assertError(await s.request('GET', `/v1/users?${keys}`, { key }), 400, 'query', 'at most 100 keys');
+  });
+
+  it('bounds metadata values and keys, and every list and name a request carries', async () => {
+    const secret = s.keys.test.secret;
+    const circle = { description: 'd', type: 'circle', coordinates: [-73.95, 40.75], radius: 100 };
+    const tooLong = { ...circle, metadata: { note: 'x'.repeat(4 * 1024 * 1024) } };
+    assertError(
+      await s.request('PUT', '/v1/geofences/m/one', { key: secret, json: tooLong }),
+      400,
+      'metadata',
+      'at most 1000 characters',
+    );
+    assertOk(
+      await s.request('PUT', '/v1/geofences/m/one', {
+        key: secret,
+        json: { ...circle, metadata: { note: 'x'.repeat(1000) } },
+      }),
+    );
+    assertError(
+      await s.request('PUT', '/v1/geofences/m/two', {
+        key: secret,
+        json: { ...circle, metadata: { ['k'.repeat(300)]: 1 } },
+      }),
+      400,
+      'metadata',
+    );
+    assertError(
+      await s.request('PUT', '/v1/geofences/m/two', {
+        key: secret,
+        json: { ...circle, description: 'd'.repeat(1001) },
+      }),
+      400,
+      'description',
+    );
+    const key = s.keys.test.publishable;
+    assertError(
+      await track(s, trackBody('m-device', [-73.95, 40.75], { metadata: { a: 'y'.repeat(1001) } }), key),
+      400,
+      'metadata',
+    );
+    assertError(await track(s, trackBody('d'.repeat(257), [-73.95, 40.75]), key), 400, 'deviceId');
+    assertError(
+      await track(s, trackBody('m-device', [-73.95, 40.75], { userId: 'u'.repeat(257) }), key),
+      400,
+      'userId',
+    );
+    const tags = Array.from({ length: 101 }, (_, i) => `t${i}`).join(',');
+    assertError(
+      await s.request('GET', `/v1/search/geofences?near=40.75,-73.95&tags=${tags}`, { key }),
+      400,
+      'tags',
+      'at most 100 items',
+    );
+    assertError(
+      await s.request('GET', `/v1/search/geofences?near=40.75,-73.95&tags=${'t'.repeat(300)}`, { key }),
+      400,
+      'tags',
+    );
+    const points = Array.from({ length: 26 }, () => '40.75,-73.95').join('|');
+    assertError(
+      await s.request('GET', `/v1/route/matrix?origins=${points}&destinations=40.7,-73.9&mode=car&units=metric`, {
+        key,
+      }),
+      400,
+      'origins',
+      'at most 25 points',
+    );
+    const users = await s.request('GET', '/v1/users', { key: secret });
+    const devices = (users.body.users as Array<{ deviceId: string }>).map((u) => u.deviceId);
+    assert.ok(!devices.some((d) => d.startsWith('m-') || d.length > 256), 'no refused track created a user');
   });
 });

@@ -60,12 +60,13 @@ describe('system endpoints, errors and CORS', () => {
   });
 
   it('refuses an unsupported content type with 415 in the error shape', async () => {
-    const res = await s.request('PUT', '/v1/geofences/t/e', {
-      key: s.keys.test.secret,
-      headers: { 'content-type': 'text/csv' },
+    const res = await fetch(`${s.url}/v1/geofences/t/e`, {
+      method: 'PUT',
+      headers: { authorization: s.keys.test.secret, 'content-type': 'text/csv' },
+      body: 'description,type\nd,circle',
     });
     assert.equal(res.status, 415);
-    assert.equal(res.body.meta.param, 'Content-Type');
+    assert.equal(((await res.json()) as { meta: { param: string } }).meta.param, 'content-type');
   });
 
   it('answers the SDK config call', async () => {

@@ -11,8 +11,10 @@ const TOLERANCE_SQUARED = ON_BOUNDARY_DEGREES * ON_BOUNDARY_DEGREES;
 
 /**
  * Whether the point at longitude `lon` and latitude `lat` (degrees; the longitude is wrapped into
- * [-180, 180] first) lies in the prepared polygon: inside its outer ring and not strictly inside a
- * hole (even-odd rule over all rings). The boundary is INSIDE: a point on any edge or vertex of the
+ * [-180, 180] first) lies in the prepared polygon: inside its outer ring and not strictly inside any
+ * hole, each ring tested on its own (even-odd within a ring). Not even-odd over all rings together:
+ * a fence stored before holes were checked may have a hole outside its outer ring, and a point in it
+ * was then inside. The boundary is INSIDE: a point on any edge or vertex of the
  * outer ring or of a hole, to within `ON_BOUNDARY_DEGREES`, returns true.
  *
  * Antimeridian-aware: the point is also tried at lon ± 360 where that falls within the polygon's
@@ -32,13 +34,13 @@ export function polygonContains(p: PreparedPolygon, lon: number, lat: number): b
   return false;
 }
 
-/** Even-odd test in the polygon's own unwrapped longitudes, returning early on the boundary. */
+/** Outer ring in, no hole in, in the polygon's own unwrapped longitudes; early on any boundary. */
 function containsUnwrapped(p: PreparedPolygon, x: number, y: number): boolean {
   const c = p.coords;
   const starts = p.ringStart;
   const t = ON_BOUNDARY_DEGREES;
-  let inside = false;
   for (let r = 0; r + 1 < starts.length; r++) {
+    let inside = false;
     const end = starts[r + 1]!;
     for (let i = starts[r]!; i + 1 < end; i++) {
       const y1 = c[2 * i + 1]!;
@@ -55,6 +57,8 @@ function containsUnwrapped(p: PreparedPolygon, x: number, y: number): boolean {
       const cross = ex * (y - y1) - ey * (x - x1);
       if (cross * cross <= TOLERANCE_SQUARED * (ex * ex + ey * ey)) return true;
     }
+    // Outside the outer ring, or inside a hole: out (a later ring's boundary cannot bring it back in).
+    if (inside !== (r === 0)) return false;
   }
-  return inside;
+  return starts.length > 1;
 }

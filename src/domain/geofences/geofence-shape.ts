@@ -1,7 +1,7 @@
 import { circleFencePolygon } from '../../geo/circle-polygon.js';
 import { approximateRadiusMeters, ringCentroid } from '../../geo/ring-centroid.js';
 import type { PolygonGeometry, Position, Ring } from '../../geo/types.js';
-import { validateRing } from '../../geo/validate-ring.js';
+import { validatePolygon } from '../../geo/validate-polygon.js';
 import { invalid, invalidParam, missingParam } from '../errors.js';
 import type { GeofenceType, TravelMode } from './geofence.js';
 import type { IsochroneBuilder } from './isochrone-builder.js';
@@ -83,9 +83,7 @@ function readRings(coordinates: unknown): Ring[] {
   // A ring is an array of positions; GeoJSON Polygon coordinates are an array of rings.
   const wrapped = Array.isArray(coordinates[0]) && Array.isArray((coordinates[0] as unknown[])[0]);
   const candidates = wrapped ? (coordinates as unknown[]) : [coordinates];
-  return candidates.map((raw, i) => {
-    const result = validateRing(raw);
-    if (!result.ok) throw invalidParam('coordinates', `${i === 0 ? '' : `ring ${i} `}${result.reason}`.trim() + '.');
-    return result.ring;
-  });
+  const result = validatePolygon(candidates);
+  if (!result.ok) throw invalidParam('coordinates', `${result.reason}.`);
+  return result.rings;
 }

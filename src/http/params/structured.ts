@@ -1,5 +1,10 @@
 import { invalidParam } from '../../domain/errors.js';
-import { MAX_METADATA_KEYS, type Metadata } from '../../domain/metadata.js';
+import {
+  MAX_METADATA_KEY_LENGTH,
+  MAX_METADATA_KEYS,
+  MAX_METADATA_VALUE_LENGTH,
+  type Metadata,
+} from '../../domain/metadata.js';
 import type { Position } from '../../geo/types.js';
 import { param } from './param.js';
 import { toBoolean, toNumber } from './scalars.js';
@@ -23,16 +28,28 @@ export function parseLatLng(raw: unknown, name: string): Position {
   return [lon, lat];
 }
 
-/** A comma-separated list (or an array), trimmed, empties dropped; `values` restricts the items. */
-export function commaList<T extends string = string>(opts: { values?: readonly T[]; max?: number } = {}) {
+/** Longest item of a comma-separated list unless a route says otherwise: ids and tags are at most 256. */
+export const MAX_LIST_ITEM_LENGTH = 256;
+
+/**
+ * A comma-separated list (or an array), trimmed, empties dropped; `values` restricts the items, `max`
+ * their number (100 unless given), `maxItemLength` the length of each (256 unless given).
+ */
+export function commaList<T extends string = string>(
+  opts: { values?: readonly T[]; max?: number; maxItemLength?: number } = {},
+) {
+  const max = opts.max ?? 100;
+  const maxItemLength = opts.maxItemLength ?? MAX_LIST_ITEM_LENGTH;
   const schema = { type: 'string', description: 'comma-separated list', ...(opts.values ? { enum: opts.values } : {}) };
   return param(schema, (raw, name): T[] => {
     const items = (Array.isArray(raw) ? raw.map(String) : typeof raw === 'string' ? raw.split(',') : null)
       ?.map((s) => s.trim())
       .filter((s) => s !== '');
     if (!items) throw invalidParam(name, 'must be a comma-separated list.');
-    if (opts.max !== undefined && items.length > opts.max)
-      throw invalidParam(name, `must list at most ${opts.max} items.`);
+    if (items.length > max) throw invalidParam(name, `must list at most ${max} items.`);
+    if (items.some((i) => i.length > maxItemLength)) {
+      throw invalidParam(name, `items must be at most ${maxItemLength} characters long.`);
+    }
     if (opts.values) {
       const bad = items.find((i) => !opts.values!.includes(i as T));
       if (bad !== undefined)
@@ -44,7 +61,8 @@ export function commaList<T extends string = string>(opts: { values?: readonly T
 
 /**
  * A metadata dictionary: an object, a JSON string of one, or `metadata[key]=value` bracket keys.
- * Up to 16 keys; values string, boolean or number. With `inferTypes`, string values from query strings
+ * Up to 16 keys of at most 256 characters; values string (at most 1,000 characters), boolean or
+ * number. With `inferTypes`, string values from query strings
  * become booleans or numbers when they read as such (search filters match typed metadata).
  * `ignoreGarbage` drops what the web SDK sends by mistake (`[object Object]`) instead of failing.
  */
@@ -68,6 +86,15 @@ export function metadata(opts: { inferTypes?: boolean; ignoreGarbage?: boolean }
       if (entries.length > MAX_METADATA_KEYS) throw invalidParam(name, `must have at most ${MAX_METADATA_KEYS} keys.`);
       const out: Metadata = {};
       for (const [k, v] of entries) {
+        if (k.length > MAX_METADATA_KEY_LENGTH) {
+          throw invalidParam(name, `keys must be at most ${MAX_METADATA_KEY_LENGTH} characters long.`);
+        }
+        if (typeof v === 'string' && v.length > MAX_METADATA_VALUE_LENGTH) {
+          throw invalidParam(
+            name,
+            `values must be at most ${MAX_METADATA_VALUE_LENGTH} characters long ("${k}" is longer).`,
+          );
+        }
         if (typeof v === 'string') out[k] = opts.inferTypes ? inferScalar(v) : v;
         else if (typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) out[k] = v;
         else throw invalidParam(name, `values must be strings, booleans or numbers ("${k}" is not).`);

@@ -22,7 +22,7 @@ const ALLOWED_HEADERS = [
   'x-radar-x-platform-sdk-type',
   'x-radar-x-platform-sdk-version',
 ];
-const EXPOSED_HEADERS =
+export const EXPOSED_HEADERS =
   'x-radar-request-id, x-request-id, ratelimit-limit, ratelimit-remaining, ratelimit-reset, retry-after';
 const METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type DomainErrorKind } from '../../domain/errors.js';
 import { HttpError } from '../http-error.js';
+import { UNSUPPORTED_CONTENT_TYPE } from './body-parsers.js';
 import { applyCommonHeaders } from './cors.js';
 
 /** The status of each kind of domain refusal: the one place where the domain's errors meet HTTP. */
@@ -14,11 +15,7 @@ const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
 /** Fastify's own failures that are the client's doing, mapped to the spec's error body. */
 const CLIENT_ERRORS: Record<string, { status: number; param: string; message: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, param: 'body', message: 'body is too large.' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
-    status: 415,
-    param: 'Content-Type',
-    message: 'Content-Type must be application/json or application/x-www-form-urlencoded.',
-  },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, param: 'content-type', message: UNSUPPORTED_CONTENT_TYPE },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
     status: 400,
     param: 'body',

@@ -17,11 +17,16 @@ const UNITS = ['metric', 'imperial'] as const;
 const GEOMETRIES = ['linestring', 'polyline', 'polyline5', 'polyline6'] as const;
 type Geometry = (typeof GEOMETRIES)[number];
 
-/** `latitude,longitude` points joined by `|` (as the SDKs send matrix points), as `[lon, lat]`. */
+/**
+ * `latitude,longitude` points joined by `|` (as the SDKs send matrix points), as `[lon, lat]`; at
+ * most `MATRIX_MAX_ROUTES` of them, counted before any is read (one origin can have 25 destinations).
+ */
 function latLngList() {
   return param({ type: 'string', description: '"latitude,longitude" points joined by |' }, (raw, name) => {
     if (typeof raw !== 'string') throw invalidParam(name, 'must be "latitude,longitude" points joined by |.');
-    return raw.split('|').map((s) => parseLatLng(s.trim(), name));
+    const parts = raw.split('|', MATRIX_MAX_ROUTES + 1);
+    if (parts.length > MATRIX_MAX_ROUTES) throw invalidParam(name, `must have at most ${MATRIX_MAX_ROUTES} points.`);
+    return parts.map((s) => parseLatLng(s.trim(), name));
   });
 }
 

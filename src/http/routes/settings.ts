@@ -12,12 +12,17 @@ import { features } from '../params/features.js';
 import { jsonValue, metadata, param } from '../params/index.js';
 
 const SLUG = /^[a-z0-9][a-z0-9-_.]*$/;
+/** Most chains a setting names, and most entries of a place filter: the largest chain lists have a few hundred. */
+const MAX_CHAINS = 1000;
+/** Longest chain slug, chain mapping and filter entry. */
+const MAX_NAME_LENGTH = 256;
 
 const chainMetadata = () =>
   param(
     { type: 'object', additionalProperties: { type: 'object' }, description: 'chain slug -> metadata' },
     (raw, name) => {
       const dict = asDict(jsonValue({}).parse(raw, name), name);
+      checkCount(dict, name);
       const out: Record<string, Metadata> = {};
       for (const [slug, value] of Object.entries(dict)) {
         checkSlug(slug, name);
@@ -32,10 +37,14 @@ const chainMappings = () =>
     { type: 'object', additionalProperties: { type: 'string' }, description: 'chain slug -> your id' },
     (raw, name) => {
       const dict = asDict(jsonValue({}).parse(raw, name), name);
+      checkCount(dict, name);
       for (const [slug, value] of Object.entries(dict)) {
         checkSlug(slug, name);
-        if (typeof value !== 'string' || value.length > 256)
-          throw invalidParam(name, `values must be strings ("${slug}" is not).`);
+        if (typeof value !== 'string' || value.length > MAX_NAME_LENGTH)
+          throw invalidParam(
+            name,
+            `values must be strings of at most ${MAX_NAME_LENGTH} characters ("${slug}" is not).`,
+          );
       }
       return dict as Record<string, string>;
     },
@@ -48,8 +57,9 @@ const placeFilters = () =>
     for (const [key, value] of Object.entries(dict)) {
       if (key !== 'chain' && key !== 'category')
         throw invalidParam(name, `may only have the keys chain and category ("${key}" is not one).`);
-      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
-        throw invalidParam(name, `${key} must be an array of strings.`);
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v.length > MAX_NAME_LENGTH))
+        throw invalidParam(name, `${key} must be an array of strings of at most ${MAX_NAME_LENGTH} characters.`);
+      if (value.length > MAX_CHAINS) throw invalidParam(name, `${key} must have at most ${MAX_CHAINS} items.`);
       out[key] = value as string[];
     }
     return out;
@@ -172,6 +182,12 @@ function asDict(v: unknown, name: string): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
+function checkCount(dict: Record<string, unknown>, name: string): void {
+  let count = 0;
+  for (const _ in dict) if (++count > MAX_CHAINS) throw invalidParam(name, `must have at most ${MAX_CHAINS} chains.`);
+}
+
 function checkSlug(slug: string, name: string): void {
-  if (!SLUG.test(slug)) throw invalidParam(name, `keys must be chain slugs such as "starbucks" ("${slug}" is not).`);
+  if (!SLUG.test(slug) || slug.length > MAX_NAME_LENGTH)
+    throw invalidParam(name, `keys must be chain slugs such as "starbucks" ("${slug}" is not).`);
 }
