@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { monthOf } from '../src/domain/projects/usage-meter.js';
 import { assertError, assertOk } from './helpers/assertions.js';
 import { runCli } from './helpers/cli.js';
+import { get, startGeodataServer } from './helpers/geodata.js';
 import { ManualClock, startServer, type TestServer } from './helpers/server.js';
 import { BROOKLYN, offset, putCircle } from './helpers/tracking.js';
 
@@ -191,5 +192,41 @@ describe("the SDKs' other calls: autocomplete click, logs, region sync, CORS", (
       assert.ok(allowed.includes('x-ok'));
       assert.ok(!allowed.includes('bad name') && !allowed.includes('x(y)'));
     });
+  });
+});
+
+describe('country lists: country=US,CA in forward geocoding and autocomplete', () => {
+  let s: TestServer;
+  const codes = (res: { body: { addresses: Array<{ countryCode: string }> } }) =>
+    new Set(res.body.addresses.map((a) => a.countryCode));
+  before(async () => {
+    s = await startGeodataServer();
+  });
+  after(() => s.close());
+
+  it('forward: results in any of the countries, none elsewhere', async () => {
+    const both = await get(s, '/v1/geocode/forward', { query: 'paris', country: 'us,FR' });
+    assertOk(both);
+    assert.deepEqual([...codes(both)].sort(), ['FR', 'US']);
+    const one = await get(s, '/v1/geocode/forward', { query: 'paris', country: 'US' });
+    assert.deepEqual([...codes(one)], ['US']);
+  });
+
+  it('autocomplete: country (mobile) and countryCode (web) both take lists', async () => {
+    for (const param of ['country', 'countryCode']) {
+      const res = await get(s, '/v1/search/autocomplete', { query: 'san', [param]: 'MX,US', limit: '20' });
+      assertOk(res);
+      const found = codes(res);
+      assert.ok(found.size > 0 && [...found].every((c) => c === 'MX' || c === 'US'), [...found].join(','));
+    }
+  });
+
+  it('a code that is not one answers 400 naming the parameter', async () => {
+    assertError(await get(s, '/v1/geocode/forward', { query: 'paris', country: 'US,FRA' }), 400, 'country');
+    assertError(
+      await get(s, '/v1/search/autocomplete', { query: 'san', countryCode: 'US,' + 'x' }),
+      400,
+      'countryCode',
+    );
   });
 });
