@@ -230,3 +230,45 @@ describe('country lists: country=US,CA in forward geocoding and autocomplete', (
     );
   });
 });
+
+describe('beacon exits without ranging: farther than the sync radius plus the accuracy', () => {
+  const clock = new ManualClock();
+  let s: TestServer;
+  const uuid = 'f7826da6-4fa2-4e98-8024-bc5b71e0893e';
+  const at = offset(BROOKLYN, -9000, -9000);
+  const trackAt = (p: [number, number], extra: Record<string, unknown> = {}) => {
+    clock.advance(60_000);
+    return s.request('POST', '/v1/track', {
+      key: s.keys.test.publishable,
+      json: { deviceId: 'beacon-walker', latitude: p[1], longitude: p[0], accuracy: 50, ...extra },
+    });
+  };
+  const types = (res: { body: { events: Array<{ type: string }> } }) => res.body.events.map((e) => e.type);
+
+  before(async () => {
+    s = await startServer({ clock });
+    const put = await s.request('PUT', '/v1/beacons/lobby/door', {
+      key: s.keys.test.secret,
+      json: { description: 'door', type: 'ibeacon', uuid, major: '1', minor: '2', coordinates: at },
+    });
+    assertOk(put);
+  });
+  after(() => s.close());
+
+  it('stays in while within 1 km plus accuracy, exits once beyond, with a duration', async () => {
+    const entered = await trackAt(at, { beacons: [{ uuid, major: '1', minor: '2', rssi: -60 }] });
+    assert.deepEqual(types(entered), ['user.entered_beacon']);
+    // 1,040 m away with a 50 m accuracy: possibly still near, nothing changes.
+    const near = await trackAt(offset(at, 1040, 0));
+    assert.deepEqual(types(near), []);
+    assert.equal(near.body.user.beacons.length, 1);
+    // 1,100 m away: beyond 1,000 + 50 m.
+    const gone = await trackAt(offset(at, 1100, 0));
+    assert.deepEqual(types(gone), ['user.exited_beacon']);
+    assert.equal(gone.body.events[0].beacon.description, 'door');
+    assert.equal(gone.body.events[0].duration, 2);
+    assert.deepEqual(gone.body.user.beacons, []);
+    // Gone for good: a later silent track exits nothing more.
+    assert.deepEqual(types(await trackAt(offset(at, 3000, 0))), []);
+  });
+});
