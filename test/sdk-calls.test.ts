@@ -20,7 +20,7 @@ describe("the SDKs' other calls: autocomplete click, logs, region sync, CORS", (
   after(() => s.close());
 
   describe('POST /v1/search/autocomplete/click', () => {
-    it('answers 204 with no body to what the autocomplete plugin sends, and counts it', async () => {
+    it('answers 200 {meta} to what the autocomplete plugin sends, and counts it', async () => {
       const res = await fetch(`${s.url}/v1/search/autocomplete/click`, {
         method: 'POST',
         // radar-sdk-js 5.2: JSON, keepalive, the SDK's headers.
@@ -28,8 +28,8 @@ describe("the SDKs' other calls: autocomplete click, logs, region sync, CORS", (
         body: JSON.stringify({ sessionToken: '6f1c7a4e-2d1b-4f7e-9a55-0c3a1e2b3c4d', requestId: 'req-1', idx: 2 }),
         keepalive: true,
       });
-      assert.equal(res.status, 204);
-      assert.equal(await res.text(), '');
+      assert.equal(res.status, 200);
+      assert.deepEqual(await res.json(), { meta: { code: 200 } });
       await s.deps.usage.flush();
       const rows = await s.deps.store.usage.monthTable(s.projectId, monthOf(clock.now()));
       const clicks = rows.find((r) => r.endpoint === 'POST /v1/search/autocomplete/click');

@@ -26,18 +26,16 @@ export function sdkCallRoutes(app: FastifyInstance, { services, clock }: AppDeps
       url: '/v1/search/autocomplete/click',
       auth: 'publishable',
       tag: 'Search',
-      summary: 'Report which autocomplete result was picked (counted with the usage, per endpoint); 204',
+      summary: 'Report which autocomplete result was picked (counted with the usage, per endpoint)',
       body: {
         idx: num({ min: 0, max: 99, integer: true }).describe('the picked result, from 0').required(),
         sessionToken: identifier(),
         requestId: identifier().describe('x-radar-request-id of the autocomplete answer'),
       },
     },
-    // Nothing is kept beyond the usage count the auth plugin makes: the request is the click.
-    ({ reply }) => {
-      reply.code(204);
-      return {};
-    },
+    // Nothing is kept beyond the usage count the auth plugin makes: the request is the click. Radar
+    // answers 204; radar-sdk-js takes any 2xx and ignores the body, and every answer here is JSON.
+    () => ({}),
   );
 
   defineRoute(
