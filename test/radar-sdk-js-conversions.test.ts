@@ -76,6 +76,7 @@ describe('radar-sdk-js 5.x: logConversion against a running server', () => {
   });
 });
 
-function localStorage(): Storage {
-  return (globalThis as unknown as { window: { localStorage: Storage } }).window.localStorage;
+/** The shimmed `window.localStorage`, where the SDK keeps its ids. */
+function localStorage(): { removeItem(key: string): void } {
+  return (globalThis as unknown as { window: { localStorage: { removeItem(key: string): void } } }).window.localStorage;
 }
