@@ -16,6 +16,7 @@ import { geocodingRoutes } from './http/routes/geocoding.js';
 import { geofenceRoutes } from './http/routes/geofences.js';
 import { routeRoutes } from './http/routes/route.js';
 import { sdkRoutes } from './http/routes/sdk.js';
+import { sdkCallRoutes } from './http/routes/sdk-calls.js';
 import { searchRoutes } from './http/routes/search.js';
 import { searchBeaconRoutes } from './http/routes/search-beacons.js';
 import { searchPlacesRoutes } from './http/routes/search-places.js';
@@ -81,5 +82,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   tripRoutes(app, deps);
   geocodingRoutes(app, deps);
   routeRoutes(app, deps);
+  sdkCallRoutes(app, deps);
   return app;
 }

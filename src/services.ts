@@ -1,6 +1,7 @@
 import { BeaconService } from './domain/beacons/beacon-service.js';
 import type { Clock } from './domain/clock.js';
 import { ContextService } from './domain/context/context-service.js';
+import { DeviceLogService } from './domain/device-logs/device-log-service.js';
 import { EventService } from './domain/events/event-service.js';
 import { GeocodingService } from './domain/geocoding/geocoding-service.js';
 import { GeofenceService } from './domain/geofences/geofence-service.js';
@@ -42,6 +43,8 @@ export interface Services {
   verified: VerifiedLocationService;
   tracking: TrackingService;
   events: EventService;
+  /** The SDKs' debug logs, bounded per device. */
+  deviceLogs: DeviceLogService;
   context: ContextService;
   geofenceSearch: GeofenceSearch;
   userSearch: UserSearch;
@@ -103,7 +106,8 @@ export function createServices(store: Store, clock: Clock, wire: TrackWire, pack
     sdkSettings: new SdkSettingsService(store.settings, () => store.syncExternalChanges()),
     verified: new VerifiedLocationService(store.settings, clock),
     tracking,
-    events: new EventService(store.events),
+    events: new EventService(store.events, store.users, clock),
+    deviceLogs: new DeviceLogService(store.deviceLogs, clock),
     context: new ContextService(geofenceIndexes, clock, regions, { places, settings }),
     geofenceSearch: new GeofenceSearch(geofenceIndexes, clock),
     userSearch: new UserSearch(store.users, userLocations, geofenceIndexes, clock, router),

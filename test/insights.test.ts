@@ -6,7 +6,7 @@ import { ManualClock, startServer, type TestServer } from './helpers/server.js';
 import { BROOKLYN, type LonLat, offset, trackBody, typesOf } from './helpers/tracking.js';
 
 const HOUR = 3_600_000;
-const INSIGHT_TYPES = /_(home|office|traveling|commuting)$/;
+const INSIGHT_TYPES = /_(home|work|traveling|commuting)$/;
 
 // New York is UTC-5 in January: local 02:00 on day D is 07:00Z.
 const HOME: LonLat = offset(BROOKLYN, 2000, -2000);
@@ -69,14 +69,21 @@ describe('Insights: home, office, traveling and commuting', () => {
       typesOf(second).filter((t) => INSIGHT_TYPES.test(t)),
       [
         'user.exited_home',
-        'user.entered_office',
-        'user.exited_office',
+        'user.entered_work',
+        'user.exited_work',
         'user.started_commuting',
         'user.stopped_commuting',
         'user.entered_home',
       ],
     );
-    const exitedOffice = second.body.events.find((e: { type: string }) => e.type === 'user.exited_office');
+    // The flags as the mobile SDKs' RadarUser reads them: back home at the end of the day.
+    assert.deepEqual(second.body.user.locationInsights, {
+      atHome: true,
+      atWork: false,
+      traveling: false,
+      commuting: false,
+    });
+    const exitedOffice = second.body.events.find((e: { type: string }) => e.type === 'user.exited_work');
     assert.equal(exitedOffice.duration, 7.5 * 60);
     assert.equal(exitedOffice.createdAt, `${WEEK[1]}T22:30:00.000Z`);
     const commuting = second.body.events.find((e: { type: string }) => e.type === 'user.started_commuting');

@@ -96,8 +96,23 @@ export async function projectsCommand(config: Config, args: string[]): Promise<n
         process.stdout.write((await deliveriesCommand(store, project, flags)).out);
         return 0;
       }
+      case 'logs': {
+        // The SDKs' debug logs of one device (POST /v1/logs), oldest first, one line each.
+        const project = positional[0] ? await projects.find(positional[0]) : null;
+        if (!project) return fail(`No project named "${positional[0] ?? ''}".`);
+        if (typeof flags.device !== 'string')
+          return fail('projects logs needs --device <deviceId> [--live] [--limit n]');
+        const limit = flags.limit === undefined ? 1000 : Number(flags.limit);
+        if (!Number.isInteger(limit) || limit < 1) return fail('--limit must be a whole number above 0.');
+        const tenant = { projectId: project.id, live: flags.live !== undefined };
+        for (const l of await store.deviceLogs.list(tenant, flags.device, limit)) {
+          const at = new Date(l.createdAt).toISOString();
+          process.stdout.write(`${at}\t${l.level}\t${l.type ?? '-'}\t${l.message.replace(/\s*\n\s*/g, ' ')}\n`);
+        }
+        return 0;
+      }
       default:
-        return fail('projects needs one of: create, list, set, usage, segments, webhooks, deliveries.');
+        return fail('projects needs one of: create, list, set, usage, segments, webhooks, deliveries, logs.');
     }
   } catch (err) {
     return fail((err as Error).message);

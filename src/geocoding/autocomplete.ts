@@ -23,8 +23,8 @@ export interface AutocompleteOptions {
   layers?: Set<GeocodeLayer>;
   /** 1–100, default 10; clamped into that range. */
   limit?: number;
-  /** ISO 3166-1 alpha-2 code to restrict results to (any case). */
-  country?: string;
+  /** ISO 3166-1 alpha-2 codes to restrict results to (upper case; any of them). */
+  country?: readonly string[];
 }
 
 // The `near` bias: worth as much as six orders of magnitude of population at the point itself, fading
@@ -41,7 +41,7 @@ const NEAR_SCALE_KM = 150;
 export function autocomplete(pack: GeodataPack, query: string, opts: AutocompleteOptions = {}): GeocodeAddress[] {
   const limit = Math.min(100, Math.max(1, Math.floor(opts.limit ?? 10)));
   const layers = opts.layers ? [...opts.layers].sort().join(',') : '*';
-  const key = `${query}\u0000${opts.near?.join(',') ?? ''}\u0000${limit}\u0000${layers}\u0000${opts.country ?? ''}`;
+  const key = `${query}\u0000${opts.near?.join(',') ?? ''}\u0000${limit}\u0000${layers}\u0000${opts.country?.join(',') ?? ''}`;
   return recentCompletions(pack, key, () => completions(pack, query, opts, limit));
 }
 
@@ -110,7 +110,7 @@ function coarseAutocomplete(
       r.name,
       {
         layers: opts.layers,
-        country: opts.country?.toUpperCase(),
+        country: opts.country,
         qualifiers: r.qualifiers,
         qualifierPrefix: true,
         prefix: true,

@@ -103,7 +103,7 @@ const TYPO_MIN_LETTERS = 4;
 export function fineAutocomplete(
   pack: GeodataPack,
   query: string,
-  opts: { near?: [number, number]; layers?: Set<GeocodeLayer>; limit: number; country?: string },
+  opts: { near?: [number, number]; layers?: Set<GeocodeLayer>; limit: number; country?: readonly string[] },
 ): FineCompletions {
   const { layers } = opts;
   const text = normalizeName(query.split(',')[0] ?? '');
@@ -282,11 +282,11 @@ function addPlaceRange(
 function rank(
   pack: GeodataPack,
   hits: TopHits,
-  opts: { near?: [number, number]; limit: number; country?: string },
+  opts: { near?: [number, number]; limit: number; country?: readonly string[] },
 ): GeocodeAddress[] {
   const out: GeocodeAddress[] = [];
   const seen = new Map<string, [number, number][]>();
-  const cc = opts.country?.toUpperCase();
+  const cc = opts.country;
   for (const h of hits.list) {
     if (out.length >= opts.limit) break;
     const dup = `${h.kind} ${h.key}`;
@@ -300,7 +300,7 @@ function rank(
           : h.kind === 'intersection'
             ? intersectionResult(pack, h.layer as AddressLayer, h.index, h.first)
             : placeResult(pack, (h.layer as PlaceLayer).record(h.index));
-    if (cc && address.countryCode !== cc) continue;
+    if (cc && (address.countryCode === undefined || !cc.includes(address.countryCode))) continue;
     if (opts.near) address.distance = Math.round(h.distance);
     if (near500) near500.push([h.lon, h.lat]);
     else seen.set(dup, [[h.lon, h.lat]]);

@@ -14,8 +14,8 @@ import { plausibleReadings } from './region-words.js';
 export interface ForwardOptions {
   /** Concrete layers to answer (see `expandLayers`); all when absent. */
   layers?: Set<GeocodeLayer>;
-  /** ISO 3166-1 alpha-2 code to restrict results to (any case). */
-  country?: string;
+  /** ISO 3166-1 alpha-2 codes to restrict results to (upper case; any of them). */
+  country?: readonly string[];
   /** Most results to return; 10 by default. */
   limit?: number;
 }
@@ -36,8 +36,10 @@ export function forwardGeocode(pack: GeodataPack, query: string, opts: ForwardOp
   const wants = (l: GeocodeLayer) => !opts.layers || opts.layers.has(l);
   if (!hasFine || !FINE_LAYERS.some(wants)) return coarseForward(pack, query, opts);
   const parsed = parseAddress(query, (key) => streetsByKey(pack, key).length > 0 || hasAddressStreet(pack, key));
-  const cc = opts.country?.toUpperCase();
-  const fine = fineForward(pack, query, parsed, wants, limit).filter((a) => !cc || a.countryCode === cc);
+  const cc = opts.country;
+  const fine = fineForward(pack, query, parsed, wants, limit).filter(
+    (a) => !cc || (a.countryCode !== undefined && cc.includes(a.countryCode)),
+  );
   const addressLike = Boolean(parsed.number || parsed.intersection || (parsed.street && parsed.locality));
   if (fine.length > 0 && addressLike) return fine;
   if (fine.length === 0 && addressLike) {
@@ -60,7 +62,7 @@ export function forwardGeocode(pack: GeodataPack, query: string, opts: ForwardOp
 export function coarseForward(pack: GeodataPack, query: string, opts: ForwardOptions = {}): GeocodeAddress[] {
   const limit = opts.limit ?? 10;
   const { prominence } = entryScores(pack);
-  const base = { layers: opts.layers, country: opts.country?.toUpperCase() };
+  const base = { layers: opts.layers, country: opts.country };
   const all = queryReadings(query);
   const readings = plausibleReadings(pack, all, false);
 

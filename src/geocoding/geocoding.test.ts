@@ -95,11 +95,11 @@ describe('forwardGeocode', () => {
   });
 
   test('country filter', () => {
-    const us = forwardGeocode(pack, 'paris', { country: 'us' });
+    const us = forwardGeocode(pack, 'paris', { country: ['US'] });
     assert.ok(us.length > 3);
     assert.ok(us.every((a) => a.countryCode === 'US'));
-    assert.ok(forwardGeocode(pack, 'paris', { country: 'FR' }).every((a) => a.countryCode === 'FR'));
-    assert.deepEqual(forwardGeocode(pack, 'honolulu', { country: 'LI' }), []);
+    assert.ok(forwardGeocode(pack, 'paris', { country: ['FR'] }).every((a) => a.countryCode === 'FR'));
+    assert.deepEqual(forwardGeocode(pack, 'honolulu', { country: ['LI'] }), []);
   });
 });
 
@@ -180,9 +180,9 @@ describe('autocomplete', () => {
     assert.equal(autocomplete(pack, 'san', { limit: 0 }).length, 1);
     const zips = autocomplete(pack, '968', { near: HONOLULU, layers: expandLayers('postalCode') });
     assert.ok(zips.length === 10 && zips.every((a) => a.layer === 'postalCode' && a.postalCode?.startsWith('968')));
-    const states = autocomplete(pack, 'new', { layers: expandLayers('state'), country: 'us' });
+    const states = autocomplete(pack, 'new', { layers: expandLayers('state'), country: ['US'] });
     assert.ok(states.length >= 4 && states.every((a) => a.layer === 'state' && a.countryCode === 'US'));
-    assert.ok(autocomplete(pack, 'san', { country: 'MX' }).every((a) => a.countryCode === 'MX'));
+    assert.ok(autocomplete(pack, 'san', { country: ['MX'] }).every((a) => a.countryCode === 'MX'));
     assert.deepEqual(autocomplete(pack, 'honol', { layers: expandLayers('fine') }), []);
   });
 });

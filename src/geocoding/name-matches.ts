@@ -29,8 +29,8 @@ export interface NameMatch extends Entity {
 export interface MatchOptions {
   /** Keep entities of these layers only (all when absent). */
   layers?: Set<GeocodeLayer>;
-  /** Keep entities in this country only (ISO alpha-2, upper case). */
-  country?: string;
+  /** Keep entities in these countries only (ISO alpha-2, upper case). */
+  country?: readonly string[] | undefined;
   /** Normalized words each of which must name the entity's state, county or country. */
   qualifiers: string[];
   /** Let the last qualifier be the start of such a word (autocomplete). */
@@ -308,7 +308,7 @@ type QualifierMemo = Map<string[], boolean>;
 
 function accepts(pack: GeodataPack, e: Entity, opts: MatchOptions, memo: QualifierMemo): boolean {
   if (opts.layers && !opts.layers.has(entityLayer(pack, e))) return false;
-  if (opts.country && entityCountryCode(pack, e) !== opts.country) return false;
+  if (opts.country && !opts.country.includes(entityCountryCode(pack, e) ?? '')) return false;
   if (opts.qualifiers.length === 0) return true;
   const words = entityQualifiers(pack, e);
   let ok = memo.get(words);

@@ -1,3 +1,5 @@
+import { distanceMeters } from '../../geo/distance-meters.js';
+import type { Position } from '../../geo/types.js';
 import type { LocationEvent } from '../events/event.js';
 import { updateEvent } from '../events/update-event.js';
 import type { BeaconStore } from '../ports/beacon-store.js';
@@ -15,10 +17,18 @@ interface InRange {
 }
 
 /**
+ * The radius the SDKs sync beacons within (`GET /v1/search/beacons`): a device farther than this
+ * (plus its fix's accuracy) from a beacon cannot be ranging it, whatever its track says.
+ */
+export const BEACON_SYNC_RADIUS_METERS = 1000;
+
+/**
  * Beacon events: a track carrying `beacons` (what the device ranged) enters each registered, enabled
  * beacon newly in it and exits each beacon no longer in it (`duration` in minutes). A track without
- * `beacons` says nothing about them and changes nothing. Disabled or deleted beacons produce no
- * events, entering or leaving. Store reads happen only for tracks that carry beacons.
+ * `beacons` says nothing of what was ranged, but a fix farther from an entered beacon than the sync
+ * radius plus its accuracy exits it all the same: the device left without ranging again (its beacon
+ * list went stale, or ranging stopped). Disabled or deleted beacons produce no events, entering or
+ * leaving. Store reads happen only for tracks that carry beacons or leave a beacon that way.
  */
 export class BeaconsTracker implements TrackParticipant {
   readonly name = 'beacons';
@@ -32,9 +42,26 @@ export class BeaconsTracker implements TrackParticipant {
   onTrack(u: TrackUpdate): TrackContribution | Promise<TrackContribution> {
     const before = inRange(u.user.state.beacons);
     const ranged = parseRangedBeacons(u.body.beacons);
-    if (!ranged)
-      return before.length ? { events: [], userFields: { beacons: before.map((b) => b.beacon) } } : { events: [] };
-    return this.ranged(u, before, ranged);
+    if (ranged) return this.ranged(u, before, ranged);
+    if (before.length === 0) return { events: [] };
+    const reach = BEACON_SYNC_RADIUS_METERS + u.accuracyMeters;
+    const left = before.filter((b) => {
+      const at = beaconPosition(b.beacon);
+      return at !== null && distanceMeters(at, u.location) > reach;
+    });
+    if (left.length === 0) return { events: [], userFields: { beacons: before.map((b) => b.beacon) } };
+    return this.leftBehind(u, before, left);
+  }
+
+  /** Exits the beacons the user is now out of reach of; keeps the others. */
+  private async leftBehind(u: TrackUpdate, before: InRange[], left: InRange[]): Promise<TrackContribution> {
+    const events: LocationEvent[] = [];
+    for (const b of left) {
+      const current = await this.beacons.get(u.tenant, b.id);
+      if (current?.enabled) events.push(exitEvent(u, b));
+    }
+    const next = before.filter((b) => !left.includes(b));
+    return { events, userFields: { beacons: next.map((b) => b.beacon) }, state: { beacons: next } };
   }
 
   private async ranged(u: TrackUpdate, before: InRange[], ranged: RangedBeacon[]): Promise<TrackContribution> {
@@ -47,10 +74,7 @@ export class BeaconsTracker implements TrackParticipant {
         continue;
       }
       const current = await this.beacons.get(u.tenant, b.id);
-      if (current?.enabled)
-        events.push(
-          updateEvent(u, 'user.exited_beacon', b.confidence, { beacon: b.beacon }, (u.at - b.enteredAt) / 60_000),
-        );
+      if (current?.enabled) events.push(exitEvent(u, b));
     }
     for (const [id, { beacon, confidence }] of seen) {
       if (before.some((b) => b.id === id)) continue;
@@ -79,6 +103,16 @@ export class BeaconsTracker implements TrackParticipant {
     }
     return out;
   }
+}
+
+function exitEvent(u: TrackUpdate, b: InRange): LocationEvent {
+  return updateEvent(u, 'user.exited_beacon', b.confidence, { beacon: b.beacon }, (u.at - b.enteredAt) / 60_000);
+}
+
+/** `[lon, lat]` of a beacon snapshot's `geometry` (a GeoJSON Point), or null when it has none. */
+function beaconPosition(snapshot: Record<string, unknown>): Position | null {
+  const c = (snapshot.geometry as { coordinates?: unknown } | null | undefined)?.coordinates;
+  return Array.isArray(c) && typeof c[0] === 'number' && typeof c[1] === 'number' ? [c[0], c[1]] : null;
 }
 
 function inRange(raw: unknown): InRange[] {

@@ -34,9 +34,16 @@ export interface LocationEvent {
   replayed?: boolean;
   geofence?: Record<string, unknown>;
   trip?: Record<string, unknown>;
-  /** Other type-specific snapshots (place, alternatePlaces, region, beacon). */
+  /** Other type-specific snapshots (place, alternatePlaces, region, beacon; a conversion's metadata). */
   extra?: Record<string, unknown>;
+  /** What the app said of the event (`PUT /v1/events/:id/verification`); absent until it says. */
+  verification?: EventVerification;
+  /** The place the app named when it accepted the event. */
+  verifiedPlaceId?: string;
 }
+
+/** The SDKs' `RadarEventVerification`: accepted 1, rejected -1, unverified 0 (numbers on the wire). */
+export type EventVerification = 1 | -1 | 0;
 
 /**
  * Whether two events belong to one update: the same project, times, user, location and accuracy.
@@ -56,4 +63,14 @@ export function sameUpdate(a: LocationEvent, b: LocationEvent): boolean {
     a.user.deviceId === b.user.deviceId &&
     a.user.metadata === b.user.metadata
   );
+}
+
+/** The event with the app's verdict; a verdict without a place drops the place an earlier one named. */
+export function withVerification(
+  e: LocationEvent,
+  verification: EventVerification,
+  verifiedPlaceId: string | null,
+): LocationEvent {
+  const { verifiedPlaceId: _dropped, ...rest } = e;
+  return { ...rest, verification, ...(verifiedPlaceId !== null ? { verifiedPlaceId } : {}) };
 }

@@ -18,8 +18,8 @@ export interface AutocompleteQuery {
   layers?: string[];
   /** 1–100. */
   limit: number;
-  /** ISO 3166-1 alpha-2. */
-  country?: string;
+  /** ISO 3166-1 alpha-2 codes, upper case: results in any of them. */
+  country?: readonly string[];
 }
 
 /**
@@ -32,7 +32,7 @@ export class GeocodingService {
   constructor(private readonly packs: PackSource) {}
 
   /** Best matches first (at most 10), `confidence` `exact`, `interpolated` or `fallback` (see `forwardGeocode`). */
-  forward(query: string, opts: { layers?: string[]; country?: string } = {}): GeocodeAddress[] {
+  forward(query: string, opts: { layers?: string[]; country?: readonly string[] } = {}): GeocodeAddress[] {
     return forwardGeocode(this.pack(), query, { layers: layersOf(opts.layers), country: opts.country });
   }
 

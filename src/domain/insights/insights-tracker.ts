@@ -24,9 +24,13 @@ export interface StoredInsights {
   lastAtAnchor?: number;
 }
 
+/**
+ * The types the SDKs parse: the mobile SDKs' RadarEvent knows `user.entered_work` (radar-sdk-js passes
+ * any type through as a string), where the office events had Radar's older name.
+ */
 const EVENT_NAMES: Record<keyof InsightFlags, [on: string, off: string]> = {
   home: ['user.entered_home', 'user.exited_home'],
-  office: ['user.entered_office', 'user.exited_office'],
+  office: ['user.entered_work', 'user.exited_work'],
   traveling: ['user.started_traveling', 'user.stopped_traveling'],
   commuting: ['user.started_commuting', 'user.stopped_commuting'],
 };
@@ -77,7 +81,8 @@ export class InsightsTracker implements TrackParticipant {
         next.since[f] = u.at;
       }
     }
-    return { events, userFields: { insights: presentInsights(next) }, state: { insights: next } };
+    const userFields = { insights: presentInsights(next), locationInsights: locationInsights(next.flags) };
+    return { events, userFields, state: { insights: next } };
   }
 
   /** Adds a stopped fix to the history and re-infers home and office when a day set changed. */
@@ -154,6 +159,11 @@ function isoOf(ms: number): string {
     isoCache.set(ms, iso);
   }
   return iso;
+}
+
+/** `user.locationInsights`, as the mobile SDKs' RadarUser parses it. */
+export function locationInsights(f: InsightFlags) {
+  return { atHome: f.home, atWork: f.office, traveling: f.traveling, commuting: f.commuting };
 }
 
 /** The response's `user.insights`. */

@@ -1,6 +1,7 @@
 import type { Tenant } from '../tenant.js';
 import type { BeaconStore } from './beacon-store.js';
 import type { DeliveryStore } from './delivery-store.js';
+import type { DeviceLogStore } from './device-log-store.js';
 import type { EventStore } from './event-store.js';
 import type { GeofenceStore } from './geofence-store.js';
 import type { ProjectStore } from './project-store.js';
@@ -44,6 +45,7 @@ export interface Store {
   readonly events: EventStore;
   readonly trips: TripStore;
   readonly deliveries: DeliveryStore;
+  readonly deviceLogs: DeviceLogStore;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
   /**

@@ -52,13 +52,22 @@ export function registerCors(app: FastifyInstance): void {
   });
 }
 
+/** A header name (RFC 9110 token): only such names are echoed back. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]{1,100}$/;
+
+/**
+ * Allows the named headers plus whatever the page asks for (`getRequestHeaders` in radar-sdk-js adds
+ * an app's own): the key, not the headers, is what protects the API. The answer varies with the
+ * request's headers, so caches keep one per set.
+ */
 function answerPreflight(req: FastifyRequest, reply: FastifyReply): void {
   const requested = String(req.headers['access-control-request-headers'] ?? '')
     .toLowerCase()
     .split(',')
     .map((h) => h.trim())
-    .filter((h) => h !== '' && !ALLOWED_HEADERS.includes(h));
+    .filter((h) => HEADER_NAME.test(h) && !ALLOWED_HEADERS.includes(h));
   reply
+    .header('vary', req.headers.origin ? 'Origin, Access-Control-Request-Headers' : 'Access-Control-Request-Headers')
     .header('access-control-allow-methods', METHODS)
     .header('access-control-allow-headers', [...ALLOWED_HEADERS, ...requested].join(', '))
     .header('access-control-max-age', '86400')

@@ -22,6 +22,8 @@ export function presentEvent(e: LocationEvent) {
     confidence: e.confidence,
     duration: e.duration,
     replayed: e.replayed ?? false,
+    verification: e.verification,
+    verifiedPlaceId: e.verifiedPlaceId,
   });
 }
 
@@ -89,9 +91,9 @@ function originJson(e: LocationEvent) {
   };
 }
 
-/** Events with type-specific fields (place, region, beacon) print through `presentEvent`. */
+/** Events with type-specific fields (place, region, beacon) or a verdict print through `presentEvent`. */
 function hasExtra(e: LocationEvent): boolean {
-  return e.extra !== undefined && Object.keys(e.extra).length > 0;
+  return (e.extra !== undefined && Object.keys(e.extra).length > 0) || e.verification !== undefined;
 }
 
 /** The event's user as `presentEvent` prints it, absent fields `undefined` (see `eventForJson`). */

@@ -4,9 +4,15 @@ import { defineRoute } from '../define-route.js';
 import { cursor, listLimit, pathSegment } from '../params/common.js';
 import { commaList, str } from '../params/index.js';
 import { presentEvent } from '../presenters/event-presenter.js';
+import { conversionRoutes } from './conversions.js';
 
-/** Stored events (beyond the spec: every user of such a service needs to read what happened). */
-export function eventRoutes(app: FastifyInstance, { services }: AppDeps): void {
+/**
+ * Stored events (beyond the spec: every user of such a service needs to read what happened), and the
+ * SDKs' own event calls: conversions and verification (`conversions.ts`).
+ */
+export function eventRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { services } = deps;
+  conversionRoutes(app, deps);
   const tag = 'Events';
   defineRoute(
     app,

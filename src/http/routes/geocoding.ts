@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../context.js';
 import { defineRoute } from '../define-route.js';
 import { searchLimit } from '../params/common.js';
-import { countryCode, ipAddress, layers } from '../params/geocode.js';
+import { countryCodes, ipAddress, layers } from '../params/geocode.js';
 import { latLng, str } from '../params/index.js';
 import { addressesJson } from '../presenters/address-json.js';
 
@@ -20,7 +20,7 @@ export function geocodingRoutes(app: FastifyInstance, { services }: AppDeps): vo
       auth: 'publishable',
       tag: 'Geocoding',
       summary: 'Addresses for a free-text query: OSM addresses, streets, intersections and places; world areas',
-      query: { query: query(), layers: layers(), country: countryCode() },
+      query: { query: query(), layers: layers(), country: countryCodes() },
     },
     ({ query: q }) => ({ addresses: geocoding.forward(q.query, { layers: q.layers, country: q.country }) }),
   );
@@ -67,9 +67,9 @@ export function geocodingRoutes(app: FastifyInstance, { services }: AppDeps): vo
         near: latLng(),
         layers: layers(),
         limit: searchLimit(),
-        country: countryCode(),
+        country: countryCodes(),
         // radar-sdk-js names the filter countryCode; the mobile SDKs name it country.
-        countryCode: countryCode(),
+        countryCode: countryCodes(),
       },
     },
     ({ query: q, req }) =>

@@ -194,4 +194,20 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
     `,
   },
   // ---- end of the SDK settings block ----
+  // ---- SDK calls (conversions, device logs): one block, renumber on merge if another comes first ----
+  {
+    version: 12,
+    name: 'conversion-days-and-device-logs',
+    // As in SQLite: conversions counted per name and UTC day with their event; device logs, the newest
+    // lines per device, ordered by their serial id.
+    sql: `
+      CREATE TABLE conversion_days (
+        project_id text NOT NULL, live boolean NOT NULL, day text NOT NULL, name text NOT NULL,
+        count bigint NOT NULL, revenue double precision NOT NULL, PRIMARY KEY (project_id, live, day, name));
+      CREATE TABLE device_logs (
+        id bigserial PRIMARY KEY, project_id text NOT NULL, live boolean NOT NULL, device_id text NOT NULL,
+        doc jsonb NOT NULL);
+      CREATE INDEX device_logs_device ON device_logs(project_id, live, device_id, id);
+    `,
+  },
 ];

@@ -1,11 +1,14 @@
 import type pg from 'pg';
-import type { LocationEvent } from '../../domain/events/event.js';
+import type { ConversionCount } from '../../domain/events/conversion.js';
+import { type EventVerification, type LocationEvent, withVerification } from '../../domain/events/event.js';
 import type { Page } from '../../domain/pagination.js';
-import type { EventListQuery, EventStore } from '../../domain/ports/event-store.js';
+import type { ConversionWrite, EventListQuery, EventStore } from '../../domain/ports/event-store.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { deleteCreatedBefore } from './delete-oldest.js';
+import { inTransaction } from './open-pool.js';
 import { type PagedQuery, pagedDocs } from './paged-docs.js';
-import { row } from './sql-batch.js';
+import { insertDeliveriesSql } from './postgres-delivery-store.js';
+import { row, runBatch } from './sql-batch.js';
 
 export class PostgresEventStore implements EventStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -24,6 +27,47 @@ export class PostgresEventStore implements EventStore {
 
   deleteCreatedBefore(tenant: Tenant, before: number, limit: number): Promise<number> {
     return deleteCreatedBefore(this.pool, 'events', tenant, before, limit);
+  }
+
+  async logConversion(w: ConversionWrite): Promise<void> {
+    const e = w.event;
+    await inTransaction(this.pool, async (c) => {
+      await runBatch(c, [...insertEventsSql([e]), ...insertDeliveriesSql(w.deliveries)]);
+      await c.query(
+        `INSERT INTO conversion_days (project_id, live, day, name, count, revenue) VALUES ($1, $2, $3, $4, 1, $5)
+         ON CONFLICT (project_id, live, day, name)
+         DO UPDATE SET count = conversion_days.count + 1, revenue = conversion_days.revenue + excluded.revenue`,
+        [e.projectId, e.live, w.day, e.type, w.revenue],
+      );
+    });
+  }
+
+  async setVerification(
+    tenant: Tenant,
+    id: string,
+    verification: EventVerification,
+    verifiedPlaceId: string | null,
+  ): Promise<LocationEvent | null> {
+    // Read and written under the row's lock: two verdicts at once leave the later one whole.
+    return inTransaction(this.pool, async (c) => {
+      const { rows } = await c.query<{ doc: LocationEvent }>(
+        'SELECT doc FROM events WHERE id = $1 AND project_id = $2 AND live = $3 FOR UPDATE',
+        [id, tenant.projectId, tenant.live],
+      );
+      if (!rows[0]) return null;
+      const event = withVerification(rows[0].doc, verification, verifiedPlaceId);
+      await c.query('UPDATE events SET doc = $2 WHERE id = $1', [id, event]);
+      return event;
+    });
+  }
+
+  async conversionCounts(tenant: Tenant, fromDay: string, toDay: string): Promise<ConversionCount[]> {
+    const { rows } = await this.pool.query<ConversionCount>(
+      `SELECT name, day, count::int AS count, revenue FROM conversion_days
+       WHERE project_id = $1 AND live = $2 AND day >= $3 AND day <= $4 ORDER BY day, name`,
+      [tenant.projectId, tenant.live, fromDay, toDay],
+    );
+    return rows;
   }
 }
 

@@ -4,6 +4,7 @@ import { ChangeNotifier } from './change-notifier.js';
 import { createPool, migrate } from './open-pool.js';
 import { PostgresBeaconStore } from './postgres-beacon-store.js';
 import { PostgresDeliveryStore } from './postgres-delivery-store.js';
+import { PostgresDeviceLogStore } from './postgres-device-log-store.js';
 import { PostgresEventStore } from './postgres-event-store.js';
 import { PostgresGeofenceStore } from './postgres-geofence-store.js';
 import { PostgresProjectStore } from './postgres-project-store.js';
@@ -23,6 +24,7 @@ export class PostgresStore implements Store {
   readonly events: PostgresEventStore;
   readonly trips: PostgresTripStore;
   readonly deliveries: PostgresDeliveryStore;
+  readonly deviceLogs: PostgresDeviceLogStore;
   readonly notifier: ChangeNotifier;
 
   constructor(readonly pool: pg.Pool) {
@@ -36,6 +38,7 @@ export class PostgresStore implements Store {
     this.events = new PostgresEventStore(pool);
     this.trips = new PostgresTripStore(pool);
     this.deliveries = new PostgresDeliveryStore(pool);
+    this.deviceLogs = new PostgresDeviceLogStore(pool);
   }
 
   /** Connects, migrates, and starts listening for other processes' changes. */

@@ -169,4 +169,21 @@ export const SQLITE_MIGRATIONS: Array<{ version: number; name: string; sql: stri
     `,
   },
   // ---- end of the SDK settings block ----
+  // ---- SDK calls (conversions, device logs): one block, renumber on merge if another comes first ----
+  {
+    version: 11,
+    name: 'conversion_days_and_device_logs',
+    // Conversions counted per name and UTC day, in the transaction that stores the event: the summary
+    // reads a row per day and name instead of walking every event of the range. Device logs keep the
+    // newest lines per device; the rowid orders them as they arrived.
+    sql: `
+      CREATE TABLE conversion_days (
+        project_id TEXT NOT NULL, live INTEGER NOT NULL, day TEXT NOT NULL, name TEXT NOT NULL,
+        count INTEGER NOT NULL, revenue REAL NOT NULL, PRIMARY KEY (project_id, live, day, name)) WITHOUT ROWID;
+      CREATE TABLE device_logs (
+        id INTEGER PRIMARY KEY, project_id TEXT NOT NULL, live INTEGER NOT NULL, device_id TEXT NOT NULL,
+        doc TEXT NOT NULL);
+      CREATE INDEX device_logs_device ON device_logs(project_id, live, device_id, id);
+    `,
+  },
 ];

@@ -1,12 +1,15 @@
-import type { LocationEvent } from '../../domain/events/event.js';
+import type { ConversionCount } from '../../domain/events/conversion.js';
+import { type EventVerification, type LocationEvent, withVerification } from '../../domain/events/event.js';
 import type { Page } from '../../domain/pagination.js';
-import type { EventListQuery, EventStore } from '../../domain/ports/event-store.js';
+import type { ConversionWrite, EventListQuery, EventStore } from '../../domain/ports/event-store.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { eventDocuments } from '../event-document.js';
+import { NOTHING_KEPT } from './commit-changes.js';
 import { deleteCreatedBefore } from './delete-oldest.js';
-import type { SqliteDb } from './open-database.js';
+import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
-import type { WriteOp } from './write-ops.js';
+import { deliveryRowOps } from './sqlite-delivery-store.js';
+import { runOps, type WriteOp } from './write-ops.js';
 
 export class SqliteEventStore implements EventStore {
   constructor(private readonly db: SqliteDb) {}
@@ -39,7 +42,54 @@ export class SqliteEventStore implements EventStore {
   async deleteCreatedBefore(tenant: Tenant, before: number, limit: number): Promise<number> {
     return deleteCreatedBefore(this.db, 'events', tenant, before, limit);
   }
+
+  /** No process keeps events, outbox rows or counts in memory: the commit names nothing for others. */
+  async logConversion(w: ConversionWrite): Promise<void> {
+    const e = w.event;
+    writeTransaction(
+      this.db,
+      () => {
+        runOps(this.db, [...eventRowOps([e]), ...deliveryRowOps(w.deliveries)]);
+        statement(this.db, CONVERSION_COUNT).run(e.projectId, e.live ? 1 : 0, w.day, e.type, w.revenue);
+      },
+      NOTHING_KEPT,
+    );
+  }
+
+  async setVerification(
+    tenant: Tenant,
+    id: string,
+    verification: EventVerification,
+    verifiedPlaceId: string | null,
+  ): Promise<LocationEvent | null> {
+    return writeTransaction(
+      this.db,
+      () => {
+        const found = statement(this.db, 'SELECT doc FROM events WHERE id = ? AND project_id = ? AND live = ?').get(
+          id,
+          tenant.projectId,
+          tenant.live ? 1 : 0,
+        ) as { doc: string } | undefined;
+        if (!found) return null;
+        const event = withVerification(JSON.parse(found.doc) as LocationEvent, verification, verifiedPlaceId);
+        statement(this.db, 'UPDATE events SET doc = ? WHERE id = ?').run(JSON.stringify(event), id);
+        return event;
+      },
+      NOTHING_KEPT,
+    );
+  }
+
+  async conversionCounts(tenant: Tenant, fromDay: string, toDay: string): Promise<ConversionCount[]> {
+    return statement(
+      this.db,
+      `SELECT name, day, count, revenue FROM conversion_days
+       WHERE project_id = ? AND live = ? AND day >= ? AND day <= ? ORDER BY day, name`,
+    ).all(tenant.projectId, tenant.live ? 1 : 0, fromDay, toDay) as ConversionCount[];
+  }
 }
+
+const CONVERSION_COUNT = `INSERT INTO conversion_days (project_id, live, day, name, count, revenue) VALUES (?, ?, ?, ?, 1, ?)
+  ON CONFLICT (project_id, live, day, name) DO UPDATE SET count = count + 1, revenue = revenue + excluded.revenue`;
 
 /**
  * The rows a filtered list reads. Each filter value gets its own arm so that every arm walks one

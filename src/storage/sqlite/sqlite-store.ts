@@ -10,6 +10,7 @@ import { OWN_COMMIT_SLOTS, OwnCommits } from './own-commits.js';
 import { statement } from './paged-query.js';
 import { SqliteBeaconStore } from './sqlite-beacon-store.js';
 import { SqliteDeliveryStore } from './sqlite-delivery-store.js';
+import { SqliteDeviceLogStore } from './sqlite-device-log-store.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
 import { SqliteGeofenceStore } from './sqlite-geofence-store.js';
 import { SqliteProjectStore } from './sqlite-project-store.js';
@@ -37,6 +38,7 @@ export class SqliteStore implements Store {
   readonly events: SqliteEventStore;
   readonly trips: SqliteTripStore;
   readonly deliveries: SqliteDeliveryStore;
+  readonly deviceLogs: SqliteDeviceLogStore;
   private readonly listeners = new Set<(change: StoreChange) => void>();
   private timer: NodeJS.Timeout | undefined;
   private dataVersion = 0;
@@ -97,6 +99,7 @@ export class SqliteStore implements Store {
     this.events = new SqliteEventStore(db);
     this.trips = new SqliteTripStore(db, this.writes, sync);
     this.deliveries = new SqliteDeliveryStore(db);
+    this.deviceLogs = new SqliteDeviceLogStore(db);
   }
 
   /**
