@@ -80,6 +80,7 @@ export function createServices(store: Store, clock: Clock, wire: TrackWire, pack
   );
   geofences.onChange((tenant, change) => geofenceIndexes.apply(tenant, change));
   const userLocations = new UserLocationRegistry(store.users, () => store.syncExternalChanges());
+  const geocoding = new GeocodingService(packs);
   const tripEngine = new TripEngine({
     trips: store.trips,
     users: store.users,
@@ -87,6 +88,7 @@ export function createServices(store: Store, clock: Clock, wire: TrackWire, pack
     router,
     fenceByTag: (tenant, tag, externalId) => geofenceIndexes.byTag(tenant, tag, externalId),
     clock,
+    locate: (address) => locateAddress(geocoding, address),
     snapshot: wire.trip,
   });
   const regions = new RegionService(packs);
@@ -114,7 +116,7 @@ export function createServices(store: Store, clock: Clock, wire: TrackWire, pack
     trips: new TripService(tripEngine),
     geofenceIndexes,
     userLocations,
-    geocoding: new GeocodingService(packs),
+    geocoding,
     regions,
     places,
     router,
@@ -133,4 +135,14 @@ export function followExternalChanges(store: Store, services: Services): () => v
     services.userLocations.storeChanged(change);
     services.sdkSettings.storeChanged(change);
   });
+}
+
+/** An address's point from the pack (its best match), null without a pack or a match: a trip leg goes without. */
+function locateAddress(geocoding: GeocodingService, address: string): [number, number] | null {
+  try {
+    const [best] = geocoding.forward(address);
+    return best ? [best.longitude, best.latitude] : null;
+  } catch {
+    return null;
+  }
 }

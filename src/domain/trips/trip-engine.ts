@@ -9,7 +9,7 @@ import type { UserStore } from '../ports/user-store.js';
 import type { Tenant } from '../tenant.js';
 import { deliveriesFor, type Webhook } from '../webhooks/webhook.js';
 import { isTripActive, isTripStale, type Trip, type TripOptions } from './trip.js';
-import { type EventOrigin, tripEvents } from './trip-events.js';
+import { type EventOrigin, legChangeEvents, tripEvents } from './trip-events.js';
 import { expiredTrip, startedTrip, type TripOwner, withStatus } from './trip-lifecycle.js';
 import { type FenceByTag, TripNavigator } from './trip-navigator.js';
 
@@ -35,6 +35,11 @@ export interface TripDeps {
    */
   fenceByTag?: FenceByTag;
   clock: Clock;
+  /**
+   * The point of an address, for trip legs that go to one (the reference pack's forward geocoder);
+   * null when unknown. Without it address legs have no point.
+   */
+  locate?: (address: string) => Position | null;
   /** The trip in wire shape, for `user.trip` and event snapshots (the HTTP presenter, injected). */
   snapshot: (trip: Trip) => Record<string, unknown>;
 }
@@ -100,11 +105,18 @@ export class TripEngine {
       const existing = await this.deps.trips.getByExternalId(ctx.tenant, options.externalId);
       const trip = await this.navigator.withEta(
         ctx.tenant,
-        startedTrip(ctx.tenant, owner, options, now, existing),
+        startedTrip(ctx.tenant, owner, options, now, existing, this.deps.locate),
         from,
         now,
       );
-      const made = tripEvents(['user.started_trip'], this.deps.snapshot(trip), origin);
+      // A multi-destination trip starts its first leg too.
+      const first = trip.legs?.[0];
+      const made = legChangeEvents(
+        [{ type: 'user.started_trip' }, ...(first ? [{ type: 'user.started_trip_leg', leg: first }] : [])],
+        trip,
+        this.deps.snapshot,
+        origin,
+      );
       await this.deps.trips.save(
         trip,
         { resetLocations: existing !== null, ...this.stored(ctx, made, origin) },

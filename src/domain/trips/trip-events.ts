@@ -2,6 +2,8 @@ import type { Position } from '../../geo/types.js';
 import type { EventType, LocationEvent } from '../events/event.js';
 import { newId } from '../ids.js';
 import type { User } from '../users/user.js';
+import type { Trip } from './trip.js';
+import type { LegEvent } from './trip-legs.js';
 
 /**
  * Where and when a trip change happened, for its events. A track gives its own point and time;
@@ -60,4 +62,24 @@ export function tripEvents(
     ...(origin.replayed ? { replayed: true } : {}),
     trip: tripSnapshot,
   }));
+}
+
+/**
+ * The events of a legs change: trip events embed the trip, leg events also `leg` (the leg in wire
+ * shape as it was at its event, taken from a snapshot of the trip with that leg).
+ */
+export function legChangeEvents(
+  made: LegEvent[],
+  trip: Trip,
+  snapshot: (trip: Trip) => Record<string, unknown>,
+  origin: EventOrigin | null,
+): LocationEvent[] {
+  if (!origin || made.length === 0) return [];
+  const tripSnapshot = snapshot(trip);
+  return made.flatMap(({ type, leg }) => {
+    const [event] = tripEvents([type], tripSnapshot, origin);
+    if (!event) return [];
+    if (leg) event.extra = { leg: (snapshot({ ...trip, legs: [leg] }).legs as unknown[])[0] };
+    return [event];
+  });
 }

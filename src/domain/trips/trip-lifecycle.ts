@@ -1,3 +1,4 @@
+import type { Position } from '../../geo/types.js';
 import type { EventType } from '../events/event.js';
 import { newId } from '../ids.js';
 import type { Metadata } from '../metadata.js';
@@ -11,6 +12,7 @@ import {
   type TripEta,
   type TripOptions,
 } from './trip.js';
+import { mirrorCurrentLeg, newLegs } from './trip-legs.js';
 
 /** Who makes a trip: a known user (`userPk`), or app ids waiting for that user's first track. */
 export interface TripOwner {
@@ -35,8 +37,9 @@ export function startedTrip(
   options: TripOptions,
   now: number,
   existing?: Trip | null,
+  locate: (address: string) => Position | null = () => null,
 ): Trip {
-  return {
+  const trip: Trip = {
     id: existing?.id ?? newId(),
     projectId: tenant.projectId,
     live: tenant.live,
@@ -57,6 +60,9 @@ export function startedTrip(
     arrivedAt: null,
     completedAt: null,
   };
+  if (!options.legs?.length) return trip;
+  const legs = newLegs(options.legs, now, locate);
+  return mirrorCurrentLeg({ ...trip, legs, currentLegId: legs[0]!.id });
 }
 
 /**
@@ -69,6 +75,9 @@ export function withOptions(
   options: Partial<TripOptions>,
 ): { trip: Trip; changed: boolean; rerouted: boolean } {
   const next: Trip = { ...trip };
+  // A multi-destination trip's destination is its current leg's: the legs routes change it, not options.
+  if (trip.legs?.length)
+    options = { ...options, destinationGeofenceTag: undefined, destinationGeofenceExternalId: undefined };
   if (options.metadata !== undefined) next.metadata = options.metadata;
   if (options.mode !== undefined) next.mode = options.mode;
   if (options.destinationGeofenceTag !== undefined) next.destinationGeofenceTag = options.destinationGeofenceTag;

@@ -1,4 +1,4 @@
-import { notFound } from '../errors.js';
+import { invalidParam, notFound } from '../errors.js';
 import type { EventType } from '../events/event.js';
 import type { Page } from '../pagination.js';
 import type { TripListQuery } from '../ports/trip-store.js';
@@ -6,7 +6,9 @@ import type { Tenant } from '../tenant.js';
 import type { User } from '../users/user.js';
 import { isTripActive, type SettableTripStatus, type Trip, type TripLocation, type TripOptions } from './trip.js';
 import type { TripChange, TripContext, TripEngine } from './trip-engine.js';
-import { apiOrigin, tripEvents } from './trip-events.js';
+import { apiOrigin, legChangeEvents, tripEvents } from './trip-events.js';
+import type { SettableLegStatus, TripLeg } from './trip-leg.js';
+import { currentLeg, type LegsChange, reorderedLegs, withLegStatus } from './trip-legs.js';
 import { ownerOf, withOptions, withStatus } from './trip-lifecycle.js';
 
 /** What `PATCH /v1/trips/<id>` and `.../update` may change. */
@@ -40,6 +42,7 @@ export class TripService {
       options.destinationGeofenceExternalId ?? null,
       now,
     );
+    await this.engine.navigator.requireLegDestinations(ctx.tenant, options.legs, now);
     let user: User | null = null;
     if (who.userId !== undefined) user = await users.get(ctx.tenant, who.userId);
     if (!user && who.deviceId !== undefined) user = await users.get(ctx.tenant, who.deviceId);
@@ -96,6 +99,72 @@ export class TripService {
       return { trip, events };
     });
     return { trip: changed.trip, events: [...other, ...changed.events] };
+  }
+
+  /**
+   * Sets one leg's status (`PATCH /v1/trips/<tripId>/legs/<legId>`); see `withLegStatus`. The trip
+   * must be a multi-destination one and still in progress.
+   */
+  async updateLeg(
+    ctx: TripContext,
+    tripId: string,
+    legId: string,
+    status: SettableLegStatus,
+  ): Promise<TripChange & { leg: TripLeg }> {
+    const changed = await this.changeLegs(ctx, tripId, legId, (trip, now) => withLegStatus(trip, legId, status, now));
+    return { ...changed, leg: changed.trip.legs!.find((l) => l.id === legId)! };
+  }
+
+  /**
+   * Puts the legs in a new order (`PUT /v1/trips/<tripId>/legs`): `legIds` names every leg once. The
+   * leg in progress stays current; the order says which pending leg comes next.
+   */
+  async reorderLegs(ctx: TripContext, tripId: string, legIds: string[]): Promise<TripChange> {
+    return this.changeLegs(ctx, tripId, null, (trip, now) => {
+      const known = new Set(trip.legs!.map((l) => l.id));
+      const seen = new Set<string>();
+      for (const [i, id] of legIds.entries()) {
+        if (!known.has(id)) throw invalidParam(`legs[${i}]`, `is not a leg of this trip (${id}).`);
+        if (seen.has(id)) throw invalidParam(`legs[${i}]`, `names leg ${id} a second time.`);
+        seen.add(id);
+      }
+      if (seen.size !== known.size) throw invalidParam('legs', `must name every leg of the trip once (${known.size}).`);
+      if (legIds.every((id, i) => trip.legs![i]!.id === id)) return { trip, events: [] };
+      return { trip: reorderedLegs(trip, legIds, now), events: [{ type: 'user.updated_trip' }] };
+    });
+  }
+
+  /**
+   * A legs change under the trip's lock: the latest trip (by `_id` or externalId), checked to be in
+   * progress with legs (and, given `legId`, to have that leg), changed by `change` and saved with its events.
+   */
+  private async changeLegs(
+    ctx: TripContext,
+    tripId: string,
+    legId: string | null,
+    change: (trip: Trip, now: number) => LegsChange,
+  ): Promise<TripChange> {
+    const { deps, navigator } = this.engine;
+    const found = await this.find(ctx.tenant, tripId, 'tripId');
+    return this.engine.locked(ctx, found.externalId, async () => {
+      const now = deps.clock.now();
+      const trip = await this.engine.fresh(ctx, (await deps.trips.get(ctx.tenant, found.id)) ?? found);
+      if (!trip.legs?.length) throw notFound('leg', legId === null ? 'tripId' : 'legId');
+      if (legId !== null && !trip.legs.some((l) => l.id === legId)) throw notFound('leg', 'legId');
+      if (!isTripActive(trip))
+        throw invalidParam('tripId', `names a trip that is ${trip.status}; its legs no longer change.`);
+      const changed = change(trip, now);
+      if (changed.events.length === 0) return { trip, events: [] };
+      const user = trip.userPk !== null ? await deps.users.get(ctx.tenant, trip.userPk) : null;
+      let next = changed.trip;
+      // A leg that became current gets its ETA from the user's last location.
+      if (isTripActive(next) && currentLeg(next)?.id !== trip.currentLegId)
+        next = await navigator.withEta(ctx.tenant, next, user?.location ?? null, now);
+      const origin = apiOrigin(user, now);
+      const events = legChangeEvents(changed.events, next, deps.snapshot, origin);
+      await deps.trips.save(next, this.engine.stored(ctx, events, origin));
+      return { trip: next, events };
+    });
   }
 
   /** By `_id` or `externalId`; an active trip past the project's expiry window reads as expired. */

@@ -1,8 +1,11 @@
+import { distanceMeters } from '../../geo/distance-meters.js';
 import type { EventType, LocationEvent } from '../events/event.js';
 import type { TrackContribution, TrackParticipant, TrackUpdate } from '../tracking/track-participant.js';
-import { hasDestination, isTripActive, type Trip, type TripOptions } from './trip.js';
+import { hasDestination, hasLegs, isTripActive, type Trip, type TripOptions } from './trip.js';
 import type { TripChange, TripContext, TripEngine } from './trip-engine.js';
-import { type EventOrigin, tripEvents } from './trip-events.js';
+import { type EventOrigin, legChangeEvents, tripEvents } from './trip-events.js';
+import { DEFAULT_ARRIVAL_RADIUS_METERS } from './trip-leg.js';
+import { advancedLegs, currentLeg } from './trip-legs.js';
 import { advancedTrip, ownerOf, withOptions } from './trip-lifecycle.js';
 
 /** Reads track's `tripOptions` (null when absent); throws an invalid `DomainError` on a bad value. */
@@ -92,6 +95,24 @@ export class TripTracker implements TrackParticipant {
         if (changed.changed) types.push('user.updated_trip');
       }
       next = await navigator.withEta(ctx.tenant, next, update.location, update.now);
+      if (hasLegs(next)) {
+        const legs = advancedLegs(next, {
+          eta: next.eta,
+          atDestination: isAtLegDestination(next, update),
+          at: update.at,
+        });
+        next = legs.trip;
+        // A leg started by this update gets its ETA now, not one update late.
+        if (next.currentLegId !== latest.currentLegId && isTripActive(next))
+          next = await navigator.withEta(ctx.tenant, next, update.location, update.now);
+        next = { ...next, updatedAt: update.now };
+        await deps.trips.save(next, { location: { coordinates: update.location, updatedAt: update.at } }, ctx.unit);
+        const made = [
+          ...tripEvents(types, deps.snapshot(next), origin),
+          ...legChangeEvents(legs.events, next, deps.snapshot, origin),
+        ];
+        return { trip: next, events: types.length + legs.events.length > 0 ? made : [] };
+      }
       const advanced = advancedTrip(next, {
         eta: next.eta,
         atDestination: isAtDestination(next, update),
@@ -112,4 +133,21 @@ function isAtDestination(trip: Trip, update: TrackUpdate): boolean {
   const matches = (g: { tag: string | null; externalId: string | null }) =>
     g.tag === trip.destinationGeofenceTag && g.externalId === trip.destinationGeofenceExternalId;
   return update.enteredGeofences.some(matches) || update.insideGeofences.some(matches);
+}
+
+/**
+ * Whether the update has the user at the current leg's destination: in its geofence (by `_id`, or tag
+ * and externalId), or within its arrival radius of a point (coordinates, or a located address).
+ */
+function isAtLegDestination(trip: Trip, update: TrackUpdate): boolean {
+  const leg = currentLeg(trip);
+  if (!leg) return false;
+  const d = leg.destination;
+  if (d.type === 'geofence') {
+    const matches = (g: { id: string; tag: string | null; externalId: string | null }) =>
+      d.geofenceId !== null ? g.id === d.geofenceId : g.tag === d.geofenceTag && g.externalId === d.geofenceExternalId;
+    return update.enteredGeofences.some(matches) || update.insideGeofences.some(matches);
+  }
+  if (!d.location) return false;
+  return distanceMeters(update.location, d.location) <= (d.arrivalRadius ?? DEFAULT_ARRIVAL_RADIUS_METERS);
 }

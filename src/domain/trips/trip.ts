@@ -1,6 +1,7 @@
 import type { Position } from '../../geo/types.js';
 import type { TravelMode } from '../geofences/geofence.js';
 import type { Metadata } from '../metadata.js';
+import type { TripLeg, TripLegInput } from './trip-leg.js';
 
 export type TripStatus = 'started' | 'approaching' | 'arrived' | 'expired' | 'completed' | 'canceled';
 
@@ -32,6 +33,8 @@ export interface TripOptions {
   approachingThreshold?: number | undefined;
   /** Epoch ms. */
   scheduledArrivalAt?: number | undefined;
+  /** The stops of a multi-destination trip, in order; they replace the destination fields above. */
+  legs?: TripLegInput[] | undefined;
 }
 
 /** `distance` in meters, `duration` in minutes (floats, as the SDKs read them). */
@@ -83,6 +86,18 @@ export interface Trip {
   arrivedAt: number | null;
   /** When the trip was completed or canceled. */
   completedAt: number | null;
+  /**
+   * A multi-destination trip's stops, in order (absent on one-destination trips and on trips stored
+   * before legs existed). The destination fields and `eta` above then mirror the current leg's.
+   */
+  legs?: TripLeg[];
+  /** The `_id` of the leg being travelled; null once none is (every leg done). */
+  currentLegId?: string | null;
+}
+
+/** Whether the trip is a multi-destination one. */
+export function hasLegs(trip: Pick<Trip, 'legs'>): trip is Trip & { legs: TripLeg[] } {
+  return trip.legs !== undefined && trip.legs.length > 0;
 }
 
 /** Whether the trip is still tracked: started, approaching or arrived. */

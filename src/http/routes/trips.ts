@@ -1,15 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { missingParam } from '../../domain/errors.js';
+import { invalidParam, missingParam } from '../../domain/errors.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { SETTABLE_TRIP_STATUSES, TRIP_STATUSES, type Trip } from '../../domain/trips/trip.js';
 import type { TripChange, TripContext } from '../../domain/trips/trip-engine.js';
+import { SETTABLE_LEG_STATUSES } from '../../domain/trips/trip-leg.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute } from '../define-route.js';
 import { cursor, listLimit, pathSegment } from '../params/common.js';
 import { bool, commaList, oneOf } from '../params/index.js';
+import { param } from '../params/param.js';
 import { tripName, tripOptionFields, tripOptionsSpec } from '../params/trip-options.js';
 import { presentEvent } from '../presenters/event-presenter.js';
-import { presentTrip } from '../presenters/trip-presenter.js';
+import { presentTrip, presentTripLeg } from '../presenters/trip-presenter.js';
 
 const statusParam = () => oneOf(SETTABLE_TRIP_STATUSES);
 
@@ -85,6 +87,39 @@ export function tripRoutes(app: FastifyInstance, { services }: AppDeps): void {
   defineRoute(
     app,
     {
+      method: 'PATCH',
+      url: '/v1/trips/:tripId/legs/:legId',
+      auth: 'publishable',
+      tag,
+      summary: 'Set the status of one leg of a multi-destination trip (trip by _id or externalId)',
+      params: { tripId: pathSegment(), legId: pathSegment() },
+      body: { status: oneOf(SETTABLE_LEG_STATUSES).required() },
+      bodyFromQuery: true,
+    },
+    async ({ params, body, tenant, req }) => {
+      const change = await services.trips.updateLeg(ctxOf(tenant, req), params.tripId, params.legId, body.status);
+      return { ...(await answer(tenant, change)), leg: presentTripLeg(change.leg) };
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'PUT',
+      url: '/v1/trips/:tripId/legs',
+      auth: 'publishable',
+      tag,
+      summary: 'Reorder the legs of a multi-destination trip: `legs`, every leg _id once, in the new order',
+      params: { tripId: pathSegment() },
+      body: { legs: legIdList().required() },
+    },
+    async ({ params, body, tenant, req }) =>
+      answer(tenant, await services.trips.reorderLegs(ctxOf(tenant, req), params.tripId, body.legs)),
+  );
+
+  defineRoute(
+    app,
+    {
       method: 'GET',
       url: '/v1/trips/:id',
       auth: 'secret',
@@ -124,4 +159,16 @@ export function tripRoutes(app: FastifyInstance, { services }: AppDeps): void {
       return { meta: { hasMore: page.hasMore }, trips };
     },
   );
+}
+
+/** Leg ids in order: an array of strings (or a comma-separated string, for form bodies). */
+function legIdList() {
+  return param({ type: 'array', items: { type: 'string' } }, (raw, name): string[] => {
+    const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',').map((s) => s.trim()) : null;
+    if (!items || items.length === 0) throw invalidParam(name, 'must be an array of leg ids.');
+    return items.map((id, i) => {
+      if (typeof id !== 'string' || id.trim() === '') throw invalidParam(`${name}[${i}]`, 'must be a leg id.');
+      return id.trim();
+    });
+  });
 }
