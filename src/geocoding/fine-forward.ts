@@ -58,7 +58,7 @@ export function fineForward(
 }
 
 /** The streets a typed name means: same key, else one typo away. */
-function resolveStreets(pack: GeodataPack, typed: string): { key: string; hits: StreetHit[] } {
+export function resolveStreets(pack: GeodataPack, typed: string): { key: string; hits: StreetHit[] } {
   const key = streetKey(typed);
   let hits = streetsByKey(pack, key);
   // An unfinished or odd street type (`Springfield Bl`): the types it may stand for.

@@ -1,11 +1,15 @@
 import type { Position } from '../../geo/types.js';
 import type { GeocodeAddress } from '../../geocoding/address.js';
+import { parseAddress } from '../../geocoding/address-parser.js';
 import { autocomplete } from '../../geocoding/autocomplete.js';
+import { hasAddressStreet, streetsByKey } from '../../geocoding/fine-regions.js';
 import { forwardGeocode } from '../../geocoding/forward-geocode.js';
 import { expandLayers } from '../../geocoding/layers.js';
 import { reverseGeocode } from '../../geocoding/reverse-geocode.js';
+import { type AddressToValidate, type AddressValidation, validateAddress } from '../../geocoding/validate-address.js';
 import type { PackSource } from '../../geodata/live-pack.js';
 import type { Attribution, GeodataPack } from '../../geodata/pack.js';
+import { invalidParam } from '../errors.js';
 import { geodataUnavailable } from './geodata-unavailable.js';
 import { type IpGeocode, ipGeocode } from './ip-geocode.js';
 
@@ -51,6 +55,32 @@ export class GeocodingService {
   /** Locates an IP address (`fromRequest`: it is the caller's own); see `ipGeocode` for the errors. */
   ip(ip: string, fromRequest: boolean): IpGeocode {
     return ipGeocode(this.pack(), ip, fromRequest);
+  }
+
+  /**
+   * Checks an address against the imported address layers (see `validateAddress`): given as parts
+   * (`street` at least) or as one line, `addressLabel`, whose parts fill those not given. Without a pack
+   * or an imported region the answer is `unverified`, not an error: nothing covers the address.
+   */
+  validateAddress(input: AddressToValidate & { addressLabel?: string }): AddressValidation {
+    const pack = this.packs.current();
+    const { addressLabel, ...parts } = input;
+    if (parts.street) return validateAddress(pack, parts);
+    if (!addressLabel) {
+      throw invalidParam('addressLabel', 'is required when street is not given: send number and street, or the line.');
+    }
+    const known = pack ? (key: string) => streetsByKey(pack, key).length > 0 || hasAddressStreet(pack, key) : undefined;
+    const parsed = parseAddress(addressLabel, known);
+    if (!parsed.street) throw invalidParam('addressLabel', 'must hold a street, such as 20 Jay St.');
+    return validateAddress(pack, {
+      number: parts.number ?? parsed.number,
+      street: parsed.street,
+      unit: parts.unit ?? parsed.unit,
+      city: parts.city ?? parsed.locality,
+      stateCode: parts.stateCode ?? parsed.region,
+      postalCode: parts.postalCode ?? parsed.postcode,
+      countryCode: parts.countryCode ?? (/^[A-Za-z]{2}$/.test(parsed.country ?? '') ? parsed.country : undefined),
+    });
   }
 
   /** Credits for every source of the open pack, and what the pack lacks or approximates. */

@@ -88,6 +88,36 @@ export function geocodingRoutes(app: FastifyInstance, { services }: AppDeps): vo
     app,
     {
       method: 'GET',
+      url: '/v1/addresses/validate',
+      auth: 'publishable',
+      tag: 'Geocoding',
+      summary: 'An address checked against the imported OSM address layers: the record and how well it matched',
+      query: {
+        number: str({ maxLength: 32 }),
+        street: str({ maxLength: 256 }),
+        unit: str({ maxLength: 64 }),
+        city: str({ maxLength: 128 }),
+        stateCode: str({ maxLength: 64 }),
+        postalCode: str({
+          pattern: /^[A-Za-z0-9][A-Za-z0-9 -]{1,11}$/,
+          patternRule: 'must be a postal code, such as 11427.',
+        }),
+        countryCode: countryCode(),
+        addressLabel: str({ maxLength: 512 }),
+      },
+    },
+    ({ query: q }) => {
+      // Blank parameters (a form's empty field) arrive absent: see `isAbsent`.
+      const v = geocoding.validateAddress(q);
+      const result = { verificationStatus: v.status, differences: v.differences, reason: v.reason };
+      return { address: v.address, result };
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
       url: '/v1/attribution',
       auth: 'none',
       tag: 'Geocoding',
