@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { invalidParam } from '../../domain/errors.js';
 import { GEOCODE_LAYERS, type LayerName } from '../../geocoding/layers.js';
 import { param } from './param.js';
+import { str } from './scalars.js';
 import { commaList } from './structured.js';
 
 /** `layers`: a comma list of the spec's layer names (`coarse` and `fine` included); absent means all. */
@@ -22,6 +23,14 @@ export const countryCodes = () =>
       );
     return [...new Set(codes.map((c) => c.toUpperCase()))];
   });
+
+/** One 2-letter ISO 3166-1 code, any case, returned upper case (address validation names one country). */
+export const countryCode = () =>
+  param({ type: 'string', pattern: '^[A-Za-z]{2}$', example: 'US' }, (raw, name) =>
+    str({ pattern: /^[A-Za-z]{2}$/, patternRule: 'must be a 2-letter ISO 3166-1 country code, such as US.' })
+      .parse(raw, name)
+      .toUpperCase(),
+  );
 
 /** An IPv4 or IPv6 address. */
 export const ipAddress = () =>

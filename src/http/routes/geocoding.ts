@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../context.js';
 import { defineRoute } from '../define-route.js';
 import { searchLimit } from '../params/common.js';
-import { countryCodes, ipAddress, layers } from '../params/geocode.js';
+import { countryCode, countryCodes, ipAddress, layers } from '../params/geocode.js';
 import { latLng, str } from '../params/index.js';
 import { addressesJson } from '../presenters/address-json.js';
 
