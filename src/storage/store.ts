@@ -186,8 +186,8 @@ export interface TripStore {
   /**
    * Runs `fn` holding one trip's lock (by externalId, which names it before it exists) against every
    * other holder in every process sharing the store, so a PATCH and a track of the trip never
-   * interleave their read-modify-writes (PostgreSQL: an advisory lock; SQLite: an in-process lock, so
-   * with several API processes on one file a trip is serialised within each process only).
+   * interleave their read-modify-writes (PostgreSQL: an advisory lock; SQLite, one API process: an
+   * in-process lock).
    * With `unit` (a track's) the lock is held until that track's transaction ends, since the trip
    * writes made under it commit only then; taken again with the same unit, it is already held.
    */
@@ -321,23 +321,14 @@ export interface UsageStore {
 }
 
 /**
- * What another process changed: PostgreSQL notifications and SQLite's commit log name the kind, the
- * tenant and often the record; `kind: 'unknown'` (a commit that did not say): drop everything.
- * `trips` reaches only the store's own caches.
+ * What another process changed: PostgreSQL notifications name the kind, the tenant and often the
+ * record; `kind: 'unknown'` (SQLite, which sees only that another connection committed): drop everything.
  */
 export interface StoreChange {
-  kind: 'unknown' | 'projects' | 'geofences' | 'users' | 'beacons' | 'settings' | 'trips';
+  kind: 'unknown' | 'projects' | 'geofences' | 'users' | 'beacons' | 'settings';
   tenant?: Tenant;
   /** The one record that changed, when known: caches then refresh just that record. */
   id?: string;
-  /** A user's identities as that change wrote them, when the change says. */
-  identities?: UserIdentities;
-}
-
-/** The identities a user is found by on track. */
-export interface UserIdentities {
-  userId: string | null;
-  deviceId: string | null;
 }
 
 /** The tenant data store. SQLite by default; PostgreSQL + PostGIS when DATABASE_URL is set. */
@@ -365,10 +356,5 @@ export interface Store {
    * arrive by themselves; there it does nothing.
    */
   syncExternalChanges(): void;
-  /**
-   * An HTTP request has arrived: the next `syncExternalChanges` must look again, so that the request
-   * sees every commit acknowledged before it was sent (SQLite looks at most once between requests).
-   */
-  requestArrived(): void;
   close(): Promise<void>;
 }

@@ -61,7 +61,6 @@ export function eventRowOps(events: readonly LocationEvent[]): WriteOp[] {
   const docs = eventDocuments(events);
   return events.map((e, i) => ({
     sql: EVENT_INSERT,
-    // Positional: posted to the writer thread, an object's eight key names would be copied with each event.
     params: [e.id, e.projectId, e.live ? 1 : 0, e.type, e.user.id, e.user.userId, e.createdAt, docs[i]],
   }));
 }
