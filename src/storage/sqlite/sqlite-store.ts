@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Statement } from 'better-sqlite3';
 import type { Store, StoreChange } from '../store.js';
 import { FenceMembers } from './fence-members.js';
+import { GroupCommit } from './group-commit.js';
 import { openDatabase, type SqliteDb } from './open-database.js';
 import { SqliteBeaconStore } from './sqlite-beacon-store.js';
 import { SqliteDeliveryStore } from './sqlite-delivery-store.js';
@@ -32,6 +33,7 @@ export class SqliteStore implements Store {
   readonly trips: SqliteTripStore;
   readonly deliveries: SqliteDeliveryStore;
   private readonly members: FenceMembers;
+  private readonly tracks: GroupCommit;
   private readonly listeners = new Set<(change: StoreChange) => void>();
   private timer: NodeJS.Timeout | undefined;
   private dataVersion = 0;
@@ -41,8 +43,9 @@ export class SqliteStore implements Store {
     // data_version moves only when another connection commits: this connection's own commits leave it.
     this.dataVersionQuery = db.prepare('PRAGMA data_version').pluck();
     this.members = new FenceMembers(db);
+    this.tracks = new GroupCommit(db);
     this.projects = new SqliteProjectStore(db);
-    this.users = new SqliteUserStore(db, this.members);
+    this.users = new SqliteUserStore(db, this.members, this.tracks);
     this.geofences = new SqliteGeofenceStore(db, this.members);
     this.beacons = new SqliteBeaconStore(db);
     this.settings = new SqliteSettingsStore(db);
@@ -86,6 +89,9 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    // Tracks still queued land before the file closes.
+    this.tracks.flush();
+    this.db.close();
   }
 }

@@ -4,6 +4,7 @@ import { inGeofence, type User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
 import type { TrackCandidates, TrackIdentity, TrackUnit, TrackWrite, UserLocation, UserStore } from '../store.js';
 import type { FenceMembers } from './fence-members.js';
+import type { GroupCommit } from './group-commit.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
 import { deliveryRowOps } from './sqlite-delivery-store.js';
@@ -29,6 +30,8 @@ export class SqliteUserStore implements UserStore {
     private readonly db: SqliteDb,
     /** Who is in each fence; kept by every membership write here (`wrote`). */
     private readonly members: FenceMembers,
+    /** Where tracks are committed, several to a transaction. */
+    private readonly tracks: GroupCommit,
   ) {}
 
   async list(tenant: Tenant, page: PageQuery): Promise<Page<User>> {
@@ -110,7 +113,7 @@ export class SqliteUserStore implements UserStore {
 
   /**
    * SQLite: the caller holds the in-process per-user lock; the user, its trip, events and deliveries
-   * are written in one transaction.
+   * are written together, in the group commit of this turn's tracks.
    */
   async trackUpdate<T>(
     tenant: Tenant,
@@ -131,7 +134,7 @@ export class SqliteUserStore implements UserStore {
         ...eventRowOps(events),
         ...deliveryRowOps(deliveries),
       ];
-      writeTransaction(this.db, () => runOps(this.db, ops));
+      await this.tracks.commit(ops);
       this.members.wrote(user.id, user.updatedAt, stored?.geofences ?? [], user.geofences);
       return result;
     } finally {
