@@ -1,6 +1,4 @@
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { benchDatabaseIsLocal, freshBenchDatabase, parseBenchArgs } from './lib/bench-database.js';
 import { type ServerProcess, startServerProcess } from './lib/server-process.js';
 import type { BenchResult, Scenario } from './lib/types.js';
@@ -35,13 +33,7 @@ async function main(): Promise<void> {
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
   const rows: BenchResult[] = [];
   for (const scenario of scenarios) {
-    // Several SQLite processes share one fresh DATA_DIR (removed below); one makes its own.
-    const sharedDir =
-      options.store === 'sqlite' && options.processes > 1
-        ? fs.mkdtempSync(path.join(os.tmpdir(), 'whereabouts-bench-'))
-        : undefined;
-    const env: Record<string, string> =
-      options.store === 'postgres' ? await freshBenchDatabase() : sharedDir ? { DATA_DIR: sharedDir } : {};
+    const env: Record<string, string> = options.store === 'postgres' ? await freshBenchDatabase() : {};
     const servers: ServerProcess[] = [];
     // One at a time: the first migrates the fresh schema, the others find it done.
     for (let i = 0; i < options.processes; i++) servers.push(await startServerProcess(env));
@@ -72,7 +64,6 @@ async function main(): Promise<void> {
       rows.push(...loaded);
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
-      if (sharedDir) fs.rmSync(sharedDir, { recursive: true, force: true });
     }
   }
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';

@@ -42,8 +42,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler: answerClientError,
   });
   registerRequestLog(app);
-  // Before any hook: a request's reads must see every commit acknowledged before it was sent.
-  app.server.prependListener('request', () => deps.store.requestArrived());
   // Parameters are parsed leniently by each route (see http/params); schemas only document the API.
   app.setValidatorCompiler(() => () => true);
   // Request id and CORS headers (one hook: every request runs it).

@@ -26,7 +26,7 @@ export async function openStore(config: Config): Promise<Store> {
       throw new ConfigError(`DATABASE_URL: cannot open the PostgreSQL store (${(err as Error).message}).`);
     }
   }
-  return SqliteStore.open(config.dataDir, { writerThread: true });
+  return SqliteStore.open(config.dataDir);
 }
 
 /** Redis-backed limits when REDIS_URL is set (shared by every API process), else in-memory. */

@@ -261,6 +261,13 @@ describe('several API processes over one PostgreSQL and one Redis', { skip }, ()
     }
   });
 
+  it('WORKERS=2 serves on one port from two processes and stops them all on SIGTERM', async () => {
+    const served = await startServe({ ...env, WORKERS: '2' });
+    const res = await request(served.url, 'GET', '/v1/geofences?limit=1', { key: keys.secret });
+    assert.equal(res.status, 200);
+    assert.equal(await served.stop(), 0);
+  });
+
   it('kill -9 of a process under track load loses no acknowledged update', async () => {
     const victim = await startServe(env);
     const acknowledged = new Map<string, string>();

@@ -7,9 +7,9 @@ import { PostgresStore } from '../../src/storage/postgres/postgres-store.js';
  * `npm run bench [scenario ...] [--store sqlite|postgres] [--processes N]`. With `--store postgres`
  * every scenario gets a fresh schema `bench` in a dedicated database (BENCH_DATABASE_URL, default
  * `whereabouts_bench` on the local PostgreSQL, created with PostGIS when missing; never the test
- * schemas) and the Redis rate limiter (BENCH_REDIS_URL, default local); N API processes share them.
- * With SQLite, N API processes share one DATA_DIR, as `WORKERS=N` runs them (each its own port here,
- * so that the load is split evenly and each one's CPU time is read).
+ * schemas) and the Redis rate limiter (BENCH_REDIS_URL, default local); N API processes share them
+ * (each its own port here, so that the load is split evenly and each one's CPU time is read). SQLite
+ * serves from one API process: `--processes` above 1 needs `--store postgres`.
  * BENCH_PG_OPTIONS: extra session settings for the servers' connections (`-c name=value ...`).
  */
 export interface BenchOptions {
@@ -32,6 +32,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
         throw new Error('--processes must be a whole number >= 1');
     } else out.scenarios.push(a);
   }
+  if (out.store === 'sqlite' && out.processes > 1)
+    throw new Error('--processes above 1 needs --store postgres: SQLite serves from one API process');
   return out;
 }
 

@@ -41,7 +41,7 @@ export async function benchPackDir(): Promise<string> {
 
 /**
  * Starts `src/main.ts serve` in its own process (so load generation does not share its core), in a
- * fresh DATA_DIR unless `env` names one (several processes on one SQLite file), which it then leaves.
+ * fresh DATA_DIR unless `env` names one, which it then leaves.
  */
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'whereabouts-bench-'));

@@ -3,8 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 /**
  * BENCH_THREADS=1: how the API processes' threads spent a saturated row, from the scheduler's own
  * counts (`/proc/<pid>/task/<tid>/schedstat`: nanoseconds on a CPU, nanoseconds runnable but waiting
- * for one). On two cores a batch sent to PostgreSQL, a response written to wrk or a commit handed to
- * the writer thread wakes another thread, which may take the sender's core: the sender then waits
+ * for one). On two cores a batch sent to PostgreSQL or a response written to wrk wakes another
+ * thread, which may take the sender's core: the sender then waits
  * while runnable, and a CPU profile books that wait to whatever call it was in (session 32: pg's
  * socket write, 21.6% of the event loop, was mostly this). The event loop's thread is the process's
  * first (its tid is the pid); the others are summed.

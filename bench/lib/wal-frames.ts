@@ -4,8 +4,7 @@ import Database from 'better-sqlite3';
 
 /**
  * BENCH_WAL_FRAMES=1: which tables and indexes a saturated SQLite row's commits wrote, as shares of the
- * WAL frames (one frame is one page written at a commit, the unit the writer thread and the checkpointer
- * pay for). A read transaction held from the row's start keeps the WAL from being restarted, so every
+ * WAL frames (one frame is one page written at a commit, the unit commits and checkpoints pay for). A read transaction held from the row's start keeps the WAL from being restarted, so every
  * frame the row appends is still in the file at its end; the frames' page numbers are then named
  * through `dbstat`. The row runs meanwhile without RESTARTs and with a growing WAL, so its own req/s
  * and µs are not comparable with a normal run's.
@@ -26,7 +25,7 @@ export class WalFrameWatch {
     }
     const reader = new Database(file, { readonly: true });
     reader.prepare('BEGIN').run();
-    reader.prepare('SELECT count(*) FROM commit_log').get();
+    reader.prepare('SELECT count(*) FROM schema_migrations').get();
     // Frames there now were written before the snapshot (or just after it): the row's start from here.
     return new WalFrameWatch(file, reader, walFrames(`${file}-wal`).pages.length);
   }

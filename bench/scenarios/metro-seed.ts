@@ -154,13 +154,15 @@ export async function seedGeofences(dataDir: string, tenant: Tenant, from: numbe
   const store = SqliteStore.open(dataDir);
   try {
     for (let start = from; start < to; start += 10_000) {
-      // Upserts queued in one turn of the event loop share one group-commit transaction.
+      // 10,000 upserts to a transaction (each upsert writes synchronously, a savepoint inside it).
       const upserts: Promise<unknown>[] = [];
-      for (let i = start; i < Math.min(to, start + 10_000); i++) {
-        const { fence, center } = makeFence(tenant, i, t0 + i);
-        upserts.push(store.geofences.upsert(fence, t0));
-        probe = { id: fence.id, inside: center };
-      }
+      writeTransaction(store.db, () => {
+        for (let i = start; i < Math.min(to, start + 10_000); i++) {
+          const { fence, center } = makeFence(tenant, i, t0 + i);
+          upserts.push(store.geofences.upsert(fence, t0));
+          probe = { id: fence.id, inside: center };
+        }
+      });
       await Promise.all(upserts);
     }
   } finally {

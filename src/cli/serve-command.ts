@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { compose, openGeodata, openStore } from '../compose.js';
-import type { Config } from '../config.js';
+import { type Config, ConfigError } from '../config.js';
 import { systemClock } from '../domain/clock.js';
 import { ProjectService } from '../domain/projects/project-service.js';
 import type { LivePack } from '../geodata/live-pack.js';
@@ -10,11 +10,12 @@ import { buildWorldPack } from './import-command.js';
 import { superviseWorkers } from './worker-cluster.js';
 
 /**
- * Starts the server; returns -1 so main leaves the process running. With WORKERS above 1 this
- * process sets up what a first start needs (the world pack, the default project), then forks the
- * API processes and watches them (`superviseWorkers`).
+ * Starts the server; returns -1 so main leaves the process running. With WORKERS above 1 (PostgreSQL
+ * only) this process sets up what a first start needs (the world pack, the default project), then
+ * forks the API processes and watches them (`superviseWorkers`).
  */
 export async function serveCommand(config: Config): Promise<number> {
+  if (config.workers > 1 && !config.databaseUrl) throw new ConfigError(severalProcessesNeedPostgres(config.workers));
   if (config.workers > 1 && cluster.isPrimary) {
     await prepareFirstStart(config);
     const code = await superviseWorkers(config);
@@ -26,6 +27,17 @@ export async function serveCommand(config: Config): Promise<number> {
   await createDefaultProject(deps.services.projects);
   await app.listen({ host: config.host, port: config.port });
   return -1;
+}
+
+/**
+ * SQLite is the embedded store of one API process: its caches are that process's own
+ * (docs/adr/sqlite-one-process.md). Several processes share PostgreSQL instead.
+ */
+export function severalProcessesNeedPostgres(workers: number): string {
+  return (
+    `WORKERS=${workers}: the embedded SQLite store serves from one API process. To run several, ` +
+    'set DATABASE_URL to a PostgreSQL + PostGIS database (and REDIS_URL to share rate limits).'
+  );
 }
 
 /** What `serve` does once before any API process listens: the pack, the schema, a first project. */

@@ -8,8 +8,8 @@ const MAX_QUICK_EXITS = 3;
 /**
  * The primary of `WORKERS=N`: forks N API processes that share the port (Node's cluster hands each
  * new connection to the next worker), replaces one that crashes, and stops them all on SIGINT or
- * SIGTERM. Each worker composes the whole app (store, indexes, pack); several workers on one SQLite
- * file learn each other's writes from the commit log (storage/sqlite/commit-changes.ts).
+ * SIGTERM. Each worker composes the whole app (store, indexes, pack) over the one PostgreSQL
+ * database, which tells each of the others' writes (LISTEN/NOTIFY); `serve` refuses WORKERS on SQLite.
  */
 export function superviseWorkers(config: Config): Promise<number> {
   let stopping = false;

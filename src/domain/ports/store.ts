@@ -11,23 +11,14 @@ import type { UsageStore } from './usage-store.js';
 import type { UserStore } from './user-store.js';
 
 /**
- * What another process changed: PostgreSQL notifications and SQLite's commit log name the kind, the
- * tenant and often the record; `kind: 'unknown'` (a commit that did not say): drop everything.
- * `trips` reaches only the store's own caches.
+ * What another process changed: PostgreSQL notifications name the kind, the tenant and often the
+ * record; `kind: 'unknown'` (SQLite, which sees only that another connection committed): drop everything.
  */
 export interface StoreChange {
-  kind: 'unknown' | 'projects' | 'geofences' | 'users' | 'beacons' | 'settings' | 'trips';
+  kind: 'unknown' | 'projects' | 'geofences' | 'users' | 'beacons' | 'settings';
   tenant?: Tenant;
   /** The one record that changed, when known: caches then refresh just that record. */
   id?: string;
-  /** A user's identities as that change wrote them, when the change says. */
-  identities?: UserIdentities;
-}
-
-/** The identities a user is found by on track. */
-export interface UserIdentities {
-  userId: string | null;
-  deviceId: string | null;
 }
 
 /**
@@ -59,10 +50,5 @@ export interface Store {
    * arrive by themselves; there it does nothing.
    */
   syncExternalChanges(): void;
-  /**
-   * An HTTP request has arrived: the next `syncExternalChanges` must look again, so that the request
-   * sees every commit acknowledged before it was sent (SQLite looks at most once between requests).
-   */
-  requestArrived(): void;
   close(): Promise<void>;
 }

@@ -59,8 +59,8 @@ export interface TripStore {
   /**
    * Runs `fn` holding one trip's lock (by externalId, which names it before it exists) against every
    * other holder in every process sharing the store, so a PATCH and a track of the trip never
-   * interleave their read-modify-writes (PostgreSQL: an advisory lock; SQLite: an in-process lock, so
-   * with several API processes on one file a trip is serialised within each process only).
+   * interleave their read-modify-writes (PostgreSQL: an advisory lock; SQLite, one API process: an
+   * in-process lock).
    * With `unit` (a track's) the lock is held until that track's transaction ends, since the trip
    * writes made under it commit only then; taken again with the same unit, it is already held.
    */

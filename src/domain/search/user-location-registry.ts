@@ -33,8 +33,6 @@ const MAX_DOCS = 100_000;
  */
 export class UserLocationRegistry {
   private readonly entries = new Map<string, Entry>();
-  /** Users other processes wrote, per tenant, waiting to be read back (`reread`). */
-  private readonly rereads = new Map<string, Set<string>>();
 
   constructor(
     private readonly source: {
@@ -119,39 +117,7 @@ export class UserLocationRegistry {
 
   storeChanged(change: StoreChange): void {
     if (change.kind !== 'unknown' && change.kind !== 'users') return;
-    if (change.kind === 'users' && change.tenant && change.id !== undefined) this.reread(change.tenant, change.id);
-    else if (change.tenant) this.entries.delete(tenantKey(change.tenant));
+    if (change.tenant) this.entries.delete(tenantKey(change.tenant));
     else this.entries.clear();
-  }
-
-  /**
-   * Another process wrote user `id` (SQLite's commit log names it): forget its kept document now, and
-   * move it in the index once read back. The reads of one turn go out as one.
-   */
-  private reread(tenant: Tenant, id: string): void {
-    const key = tenantKey(tenant);
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    entry.writes++;
-    entry.docs.delete(id);
-    let ids = this.rereads.get(key);
-    if (ids) {
-      ids.add(id);
-      return;
-    }
-    ids = new Set([id]);
-    this.rereads.set(key, ids);
-    setImmediate(() => {
-      this.rereads.delete(key);
-      this.source.getMany(tenant, [...ids]).then(
-        (users) => {
-          if (this.entries.get(key) !== entry) return;
-          for (const user of users) this.update(tenant, user);
-        },
-        () => {
-          if (this.entries.get(key) === entry) this.entries.delete(key);
-        },
-      );
-    });
   }
 }

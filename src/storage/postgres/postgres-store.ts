@@ -62,8 +62,6 @@ export class PostgresStore implements Store {
     // LISTEN/NOTIFY delivers other processes' changes as they commit.
   }
 
-  requestArrived(): void {}
-
   async close(): Promise<void> {
     this.notifier.close();
     await this.pool.end();

@@ -1,5 +1,4 @@
 import type { Tenant } from '../../domain/tenant.js';
-import { NOTHING_KEPT } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { statement } from './paged-query.js';
 
@@ -17,9 +16,8 @@ export function createdBeforeSql(table: CreatedTable): string {
 
 /**
  * Deletes up to `limit` of a tenant's rows created before `before`, oldest first; returns how many.
- * It reads first: most sweeps find nothing, and then take no write lock from the writer thread. The
- * ids read stay right (these rows are only ever deleted), and no process keeps them in memory, so
- * the commit names nothing for other processes.
+ * It reads first: most sweeps find nothing, and then take no write lock. The ids read stay right
+ * (these rows are only ever deleted).
  */
 export function deleteCreatedBefore(
   db: SqliteDb,
@@ -36,6 +34,5 @@ export function deleteCreatedBefore(
   return writeTransaction(
     db,
     () => statement(db, `DELETE FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`).run(found.ids).changes,
-    NOTHING_KEPT,
   );
 }

@@ -18,8 +18,6 @@ export const MEMBERSHIPS_AFTER = `SELECT m.geofence_id, m.user_pk, u.updated_at 
  * million memberships in one go held the loop for 1.8 s (500,000 users, 2026-11-28).
  */
 const CHUNK_ROWS = 5_000;
-const MEMBERSHIPS_OF_USER = `SELECT m.geofence_id, u.updated_at FROM user_geofences AS m
-  JOIN users AS u ON u.id = m.user_pk WHERE m.user_pk = ?`;
 
 /**
  * Which users each fence holds, and their updatedAt: what `GET /v1/geofences/:tag/:externalId/users`
@@ -28,12 +26,12 @@ const MEMBERSHIPS_OF_USER = `SELECT m.geofence_id, u.updated_at FROM user_geofen
  * B-tree leaf per membership, about half the WAL frames a track wrote (session 24, BENCH_WAL_FRAMES),
  * and every known device's track a re-stamp of its rows.
  *
- * Built on first use by one pass over the table in chunks (`ready`), then kept current by this
- * process's commits (`wrote`, after each commit) and other processes' (`reread`, from the commit
- * log); both apply from the pass's start, so a write landing between two chunks is not lost. It never
- * misses a member: every write that adds one reaches it. It may still name one that has left (a
- * write whose fences before were read stale, a user deleted elsewhere) or hold an old time; readers
- * check the user's document and correct it (`correct`).
+ * Built on first use by one pass over the table in chunks (`ready`), then kept current by the store's
+ * commits (`wrote`, after each commit), applied from the pass's start, so a write landing between two
+ * chunks is not lost. It never misses a member: every write that adds one reaches it. It may still
+ * name one that has left (a write whose fences before were read stale) or hold an old time; readers
+ * check the user's document and correct it (`correct`). Another process's commit (the CLI) drops it
+ * whole (`forget`): it is built again at the next use.
  */
 export class FenceMembers {
   #byFence: Map<string, Map<string, number>> | null = null;
@@ -81,7 +79,7 @@ export class FenceMembers {
   }
 
   /**
-   * This process committed user `userPk` at `t`, in the fences of `after` and out of the rest of
+   * The store committed user `userPk` at `t`, in the fences of `after` and out of the rest of
    * `before` (the user's memberships, as stored before and now). Nothing to do before the first use.
    */
   wrote(userPk: string, t: number, before: readonly GeofenceMembership[], after: readonly GeofenceMembership[]): void {
@@ -91,17 +89,6 @@ export class FenceMembers {
       if (!inGeofence(after, geofenceId)) map.get(geofenceId)?.delete(userPk);
     }
     for (const { geofenceId } of after) add(map, geofenceId, userPk, t);
-  }
-
-  /**
-   * Another process wrote user `userPk`: its memberships as stored now. Fences it left stay named
-   * until a reader corrects them (which fences it was in is not known here).
-   */
-  reread(userPk: string): void {
-    const map = this.#byFence;
-    if (!map) return;
-    const rows = statement(this.db, MEMBERSHIPS_OF_USER).raw().all(userPk) as Array<[string, number]>;
-    for (const [fenceId, t] of rows) add(map, fenceId, userPk, t);
   }
 
   /** What a reader found in the user's document: its time, or null when it is no longer in the fence. */
@@ -117,7 +104,7 @@ export class FenceMembers {
     this.#byFence?.delete(fenceId);
   }
 
-  /** Memberships changed in ways not said (a bulk load elsewhere): rebuilt at the next use. */
+  /** Memberships may have changed in ways not said (another process committed): rebuilt at the next use. */
   forget(): void {
     this.#byFence = null;
     this.#building = null;

@@ -83,7 +83,7 @@ export const SQLITE_MIGRATIONS: Array<{ version: number; name: string; sql: stri
   {
     version: 4,
     name: 'commit_log',
-    // Who committed what (see COMMIT_LOG_INSERT): a server tells its own commits from other processes'.
+    // Who committed what, for several API processes on one file; dropped by migration 10.
     sql: `
       CREATE TABLE IF NOT EXISTS commit_log (seq INTEGER PRIMARY KEY, writer TEXT NOT NULL, at INTEGER NOT NULL);
     `,
@@ -121,8 +121,7 @@ export const SQLITE_MIGRATIONS: Array<{ version: number; name: string; sql: stri
   {
     version: 7,
     name: 'commit_log_changes',
-    // What each commit changed (commit-changes.ts), so that API processes sharing the file refresh
-    // just those records. NULL: not said, as older rows and the CLI's bulk loads leave it.
+    // What each commit changed, so that API processes sharing the file refreshed just those records.
     sql: 'ALTER TABLE commit_log ADD COLUMN changes TEXT;',
   },
   {
@@ -185,5 +184,11 @@ export const SQLITE_MIGRATIONS: Array<{ version: number; name: string; sql: stri
         doc TEXT NOT NULL);
       CREATE INDEX device_logs_device ON device_logs(project_id, live, device_id, id);
     `,
+  },
+  {
+    version: 12,
+    name: 'drop_commit_log',
+    // One API process per SQLite file (docs/adr/sqlite-one-process.md): no other process reads the log.
+    sql: 'DROP TABLE IF EXISTS commit_log;',
   },
 ];

@@ -4,7 +4,7 @@ import { createdBeforeSql } from './delete-oldest.js';
 import { MEMBERSHIPS_AFTER } from './fence-members.js';
 import { openDatabase } from './open-database.js';
 import { STOPPED_TRIPS_BEFORE } from './sqlite-trip-store.js';
-import { identityPageSql, USER_BY_ANY_ID, USERS_UPDATED_BEFORE } from './sqlite-user-store.js';
+import { USER_BY_ANY_ID, USERS_UPDATED_BEFORE } from './sqlite-user-store.js';
 
 /** The plan SQLite picks, one line per step. */
 function plan(sql: string, params: Record<string, unknown>): string[] {
@@ -49,20 +49,6 @@ describe('SQLite query plans', () => {
       'SEARCH m USING PRIMARY KEY ((user_pk,geofence_id)>(?,?))',
       'SEARCH u USING INDEX sqlite_autoindex_users_1 (id=?)',
     ]);
-  });
-
-  it("a tenant's identities are read in pages off their indexes, not the table", () => {
-    for (const [column, index] of [
-      ['device_id', 'users_device_id'],
-      ['user_id', 'users_user_id'],
-    ] as const) {
-      for (const first of [true, false]) {
-        assert.deepEqual(
-          plan(identityPageSql(column, first), { p: 'p', l: 0, limit: 10, ...(first ? {} : { after: 'a' }) }),
-          [`SEARCH users USING COVERING INDEX ${index} (project_id=? AND live=? AND ${column}>?)`],
-        );
-      }
-    }
   });
 
   it("the retention sweep's batches walk the tenant's time indexes from the oldest, without a sort", () => {

@@ -2,7 +2,6 @@ import type { Beacon } from '../../domain/beacons/beacon.js';
 import type { Page } from '../../domain/pagination.js';
 import { BeaconConflict, type BeaconListQuery, type BeaconStore } from '../../domain/ports/beacon-store.js';
 import type { Tenant } from '../../domain/tenant.js';
-import { changeLine } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
 
@@ -28,22 +27,19 @@ export class SqliteBeaconStore implements BeaconStore {
   private write(sql: string, b: Beacon): void {
     try {
       const run = statement(this.db, sql);
-      writeTransaction(
-        this.db,
-        () =>
-          run.run({
-            id: b.id,
-            p: b.projectId,
-            l: b.live ? 1 : 0,
-            tag: b.tag,
-            externalId: b.externalId,
-            uuid: b.uuid,
-            major: b.major,
-            minor: b.minor,
-            createdAt: b.createdAt,
-            doc: JSON.stringify(b),
-          }),
-        changeLine('beacons', b, b.id),
+      writeTransaction(this.db, () =>
+        run.run({
+          id: b.id,
+          p: b.projectId,
+          l: b.live ? 1 : 0,
+          tag: b.tag,
+          externalId: b.externalId,
+          uuid: b.uuid,
+          major: b.major,
+          minor: b.minor,
+          createdAt: b.createdAt,
+          doc: JSON.stringify(b),
+        }),
       );
     } catch (err) {
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
@@ -96,11 +92,7 @@ export class SqliteBeaconStore implements BeaconStore {
 
   async delete(tenant: Tenant, id: string): Promise<boolean> {
     const remove = statement(this.db, 'DELETE FROM beacons WHERE id = ? AND project_id = ? AND live = ?');
-    const res = writeTransaction(
-      this.db,
-      () => remove.run(id, tenant.projectId, tenant.live ? 1 : 0),
-      changeLine('beacons', tenant, id),
-    );
+    const res = writeTransaction(this.db, () => remove.run(id, tenant.projectId, tenant.live ? 1 : 0));
     return res.changes > 0;
   }
 }

@@ -3,18 +3,16 @@ import type { DeliveryOutcome, DeliveryRecord, DeliveryStore, DueDelivery } from
 import type { Tenant } from '../../domain/tenant.js';
 import type { Delivery } from '../../domain/webhooks/webhook.js';
 import { type DeliveryRow, deliveryRecord } from '../delivery-record.js';
-import { NOTHING_KEPT } from './commit-changes.js';
 import { deleteCreatedBefore } from './delete-oldest.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { statement } from './paged-query.js';
 import type { WriteOp } from './write-ops.js';
 
-/** Outbox rows are kept in no process's memory: their commits name nothing for other processes. */
 export class SqliteDeliveryStore implements DeliveryStore {
   constructor(private readonly db: SqliteDb) {}
 
   async claimDue(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
-    // Read first: most polls find nothing due, and then take no write lock from the writer thread.
+    // Read first: most polls find nothing due, and then take no write lock.
     if (statement(this.db, `SELECT 1 FROM deliveries WHERE ${DUE}`).get({ now }) === undefined) return [];
     const rows = writeTransaction(
       this.db,
@@ -25,7 +23,6 @@ export class SqliteDeliveryStore implements DeliveryStore {
            WHERE id IN (SELECT id FROM deliveries WHERE ${DUE} ORDER BY next_attempt_at LIMIT @limit)
            RETURNING id, project_id, live, webhook_id, event_id, attempts`,
         ).all({ now, limit, lease: now + leaseMs }) as ClaimedRow[],
-      NOTHING_KEPT,
     );
     const event = statement(this.db, 'SELECT doc FROM events WHERE id = ?');
     return rows.map((r) => {
@@ -43,25 +40,15 @@ export class SqliteDeliveryStore implements DeliveryStore {
 
   async settle(outcomes: readonly DeliveryOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    writeTransaction(
-      this.db,
-      () => {
-        const update = statement(
-          this.db,
-          `UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?,
+    writeTransaction(this.db, () => {
+      const update = statement(
+        this.db,
+        `UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?,
              updated_at = ? WHERE id = ?`,
-        );
-        for (const o of outcomes)
-          update.run(o.status, o.attempts, o.nextAttemptAt, o.lastStatus, o.lastError, o.at, o.id);
-      },
-      NOTHING_KEPT,
-    );
-  }
-
-  async countPending(cap: number): Promise<number> {
-    return statement(this.db, "SELECT count(*) FROM (SELECT 1 FROM deliveries WHERE status = 'pending' LIMIT ?)")
-      .pluck()
-      .get(cap) as number;
+      );
+      for (const o of outcomes)
+        update.run(o.status, o.attempts, o.nextAttemptAt, o.lastStatus, o.lastError, o.at, o.id);
+    });
   }
 
   async list(tenant: Tenant, query: { webhookId?: string; limit: number }): Promise<DeliveryRecord[]> {
@@ -77,6 +64,12 @@ export class SqliteDeliveryStore implements DeliveryStore {
       ...(query.webhookId === undefined ? {} : { w: query.webhookId }),
     }) as DeliveryRow[];
     return rows.map(deliveryRecord);
+  }
+
+  async countPending(cap: number): Promise<number> {
+    return statement(this.db, "SELECT count(*) FROM (SELECT 1 FROM deliveries WHERE status = 'pending' LIMIT ?)")
+      .pluck()
+      .get(cap) as number;
   }
 
   async deleteCreatedBefore(tenant: Tenant, before: number, limit: number): Promise<number> {

@@ -1,7 +1,6 @@
 import type { DeviceLogLine } from '../../domain/device-logs/device-log.js';
 import type { DeviceLogStore } from '../../domain/ports/device-log-store.js';
 import type { Tenant } from '../../domain/tenant.js';
-import { NOTHING_KEPT } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { statement } from './paged-query.js';
 
@@ -13,26 +12,22 @@ export class SqliteDeviceLogStore implements DeviceLogStore {
 
   async append(tenant: Tenant, deviceId: string, lines: readonly DeviceLogLine[], keep: number): Promise<void> {
     const key = [tenant.projectId, tenant.live ? 1 : 0, deviceId] as const;
-    writeTransaction(
-      this.db,
-      () => {
-        const insert = statement(
-          this.db,
-          'INSERT INTO device_logs (project_id, live, device_id, doc) VALUES (?, ?, ?, ?)',
-        );
-        for (const line of lines) insert.run(...key, JSON.stringify(line));
-        // The keep-th newest line's id, off the device index; everything older goes.
-        const oldestKept = statement(
-          this.db,
-          `SELECT id FROM device_logs WHERE ${DEVICE} ORDER BY id DESC LIMIT 1 OFFSET ?`,
-        )
-          .pluck()
-          .get(...key, keep - 1) as number | undefined;
-        if (oldestKept !== undefined)
-          statement(this.db, `DELETE FROM device_logs WHERE ${DEVICE} AND id < ?`).run(...key, oldestKept);
-      },
-      NOTHING_KEPT,
-    );
+    writeTransaction(this.db, () => {
+      const insert = statement(
+        this.db,
+        'INSERT INTO device_logs (project_id, live, device_id, doc) VALUES (?, ?, ?, ?)',
+      );
+      for (const line of lines) insert.run(...key, JSON.stringify(line));
+      // The keep-th newest line's id, off the device index; everything older goes.
+      const oldestKept = statement(
+        this.db,
+        `SELECT id FROM device_logs WHERE ${DEVICE} ORDER BY id DESC LIMIT 1 OFFSET ?`,
+      )
+        .pluck()
+        .get(...key, keep - 1) as number | undefined;
+      if (oldestKept !== undefined)
+        statement(this.db, `DELETE FROM device_logs WHERE ${DEVICE} AND id < ?`).run(...key, oldestKept);
+    });
   }
 
   async list(tenant: Tenant, deviceId: string, limit: number): Promise<DeviceLogLine[]> {

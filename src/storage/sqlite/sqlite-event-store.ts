@@ -4,7 +4,6 @@ import type { Page } from '../../domain/pagination.js';
 import type { ConversionWrite, EventListQuery, EventStore } from '../../domain/ports/event-store.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { eventDocuments } from '../event-document.js';
-import { NOTHING_KEPT } from './commit-changes.js';
 import { deleteCreatedBefore } from './delete-oldest.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
@@ -46,14 +45,10 @@ export class SqliteEventStore implements EventStore {
   /** No process keeps events, outbox rows or counts in memory: the commit names nothing for others. */
   async logConversion(w: ConversionWrite): Promise<void> {
     const e = w.event;
-    writeTransaction(
-      this.db,
-      () => {
-        runOps(this.db, [...eventRowOps([e]), ...deliveryRowOps(w.deliveries)]);
-        statement(this.db, CONVERSION_COUNT).run(e.projectId, e.live ? 1 : 0, w.day, e.type, w.revenue);
-      },
-      NOTHING_KEPT,
-    );
+    writeTransaction(this.db, () => {
+      runOps(this.db, [...eventRowOps([e]), ...deliveryRowOps(w.deliveries)]);
+      statement(this.db, CONVERSION_COUNT).run(e.projectId, e.live ? 1 : 0, w.day, e.type, w.revenue);
+    });
   }
 
   async setVerification(
@@ -62,21 +57,17 @@ export class SqliteEventStore implements EventStore {
     verification: EventVerification,
     verifiedPlaceId: string | null,
   ): Promise<LocationEvent | null> {
-    return writeTransaction(
-      this.db,
-      () => {
-        const found = statement(this.db, 'SELECT doc FROM events WHERE id = ? AND project_id = ? AND live = ?').get(
-          id,
-          tenant.projectId,
-          tenant.live ? 1 : 0,
-        ) as { doc: string } | undefined;
-        if (!found) return null;
-        const event = withVerification(JSON.parse(found.doc) as LocationEvent, verification, verifiedPlaceId);
-        statement(this.db, 'UPDATE events SET doc = ? WHERE id = ?').run(JSON.stringify(event), id);
-        return event;
-      },
-      NOTHING_KEPT,
-    );
+    return writeTransaction(this.db, () => {
+      const found = statement(this.db, 'SELECT doc FROM events WHERE id = ? AND project_id = ? AND live = ?').get(
+        id,
+        tenant.projectId,
+        tenant.live ? 1 : 0,
+      ) as { doc: string } | undefined;
+      if (!found) return null;
+      const event = withVerification(JSON.parse(found.doc) as LocationEvent, verification, verifiedPlaceId);
+      statement(this.db, 'UPDATE events SET doc = ? WHERE id = ?').run(JSON.stringify(event), id);
+      return event;
+    });
   }
 
   async conversionCounts(tenant: Tenant, fromDay: string, toDay: string): Promise<ConversionCount[]> {
@@ -111,7 +102,6 @@ export function eventRowOps(events: readonly LocationEvent[]): WriteOp[] {
   const docs = eventDocuments(events);
   return events.map((e, i) => ({
     sql: EVENT_INSERT,
-    // Positional: posted to the writer thread, an object's eight key names would be copied with each event.
     params: [e.id, e.projectId, e.live ? 1 : 0, e.type, e.user.id, e.user.userId, e.createdAt, docs[i]],
   }));
 }

@@ -3,9 +3,7 @@ import type { Page } from '../../domain/pagination.js';
 import type { GeofenceListQuery, GeofenceStore, GeofenceUpsert } from '../../domain/ports/geofence-store.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { geofenceDocument } from '../geofence-document.js';
-import { changeLine, mergeChanges } from './commit-changes.js';
 import type { FenceMembers } from './fence-members.js';
-import type { GroupCommit } from './group-commit.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
 import { runOps, type WriteOp } from './write-ops.js';
@@ -26,33 +24,17 @@ const DELETE_MEMBERSHIPS_BY_SCAN = 'DELETE FROM user_geofences WHERE geofence_id
 export class SqliteGeofenceStore implements GeofenceStore {
   constructor(
     private readonly db: SqliteDb,
-    /** A group commit on this thread (see SqliteStore): an upsert reads what holds its tag as it writes. */
-    private readonly commits: GroupCommit,
     /** Who is in each fence: the memberships a deleted fence takes with it. */
     private readonly members: FenceMembers,
   ) {}
 
-  /**
-   * Finds what holds the tag + externalId inside the group's write transaction, where no other writer
-   * can change it, so the row goes out in one pass. A read of its own before the write began and ended
-   * a read transaction (two locks on the WAL index: 11-15 µs a PUT on the AMD VM, a tenth of its CPU).
-   */
+  /** Finds what holds the tag + externalId inside the write transaction, where no other writer can change it. */
   async upsert(g: Geofence, now: number): Promise<GeofenceUpsert> {
-    let written: GeofenceUpsert | undefined;
     // Printed before the write lock is taken; again inside only when the fence keeps a stored identity.
     const doc = geofenceDocument(g);
-    await this.commits.commit(
-      () => {
-        written = this.writeUpsert(g, doc, now);
-      },
-      () =>
-        mergeChanges([
-          changeLine('geofences', g, written?.geofence.id ?? g.id),
-          written?.replacedId ? changeLine('geofences', g, written.replacedId) : '',
-        ]),
-    );
-    if (written!.replacedId) this.members.dropFence(written!.replacedId);
-    return written!;
+    const written = writeTransaction(this.db, () => this.writeUpsert(g, doc, now));
+    if (written.replacedId) this.members.dropFence(written.replacedId);
+    return written;
   }
 
   private writeUpsert(g: Geofence, doc: string, now: number): GeofenceUpsert {
@@ -116,7 +98,7 @@ export class SqliteGeofenceStore implements GeofenceStore {
 
   async delete(tenant: Tenant, id: string): Promise<boolean> {
     await this.members.ready();
-    const deleted = writeTransaction(this.db, () => this.deleteRows(tenant, id), changeLine('geofences', tenant, id));
+    const deleted = writeTransaction(this.db, () => this.deleteRows(tenant, id));
     if (deleted) this.members.dropFence(id);
     return deleted;
   }
@@ -144,29 +126,24 @@ export class SqliteGeofenceStore implements GeofenceStore {
   }
 
   async deleteExpired(now: number): Promise<Array<{ tenant: Tenant; id: string }>> {
-    // Read first, and commit only when some fence expired: the sweep runs every minute in every
-    // process, and each commit is news to the others (commit_log).
+    // Read first, and take the write lock only when some fence expired: the sweep runs every minute.
     const rows = statement(this.db, 'SELECT id, project_id, live FROM geofences WHERE delete_after <= ?').all(
       now,
     ) as Array<{ id: string; project_id: string; live: number }>;
     if (rows.length === 0) return [];
     const expired = rows.map((r) => ({ tenant: { projectId: r.project_id, live: r.live === 1 }, id: r.id }));
     await this.members.ready();
-    const gone = writeTransaction(
-      this.db,
-      () => {
-        const deleted: typeof expired = [];
-        for (const fence of expired) {
-          const { id } = fence;
-          const res = statement(this.db, 'DELETE FROM geofences WHERE id = ? AND delete_after <= ?').run(id, now);
-          if (res.changes === 0) continue;
-          this.deleteMemberships(id);
-          deleted.push(fence);
-        }
-        return deleted;
-      },
-      mergeChanges(expired.map(({ tenant, id }) => changeLine('geofences', tenant, id))),
-    );
+    const gone = writeTransaction(this.db, () => {
+      const deleted: typeof expired = [];
+      for (const fence of expired) {
+        const { id } = fence;
+        const res = statement(this.db, 'DELETE FROM geofences WHERE id = ? AND delete_after <= ?').run(id, now);
+        if (res.changes === 0) continue;
+        this.deleteMemberships(id);
+        deleted.push(fence);
+      }
+      return deleted;
+    });
     for (const { id } of gone) this.members.dropFence(id);
     return gone;
   }

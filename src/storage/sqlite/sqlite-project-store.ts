@@ -1,6 +1,5 @@
 import type { ProjectStore } from '../../domain/ports/project-store.js';
 import type { KeyLevel, Project, ResolvedKey } from '../../domain/projects/project.js';
-import { changeLine } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { statement } from './paged-query.js';
 
@@ -8,23 +7,19 @@ export class SqliteProjectStore implements ProjectStore {
   constructor(private readonly db: SqliteDb) {}
 
   async create(project: Project, keys: Array<{ keyHash: string; level: KeyLevel; live: boolean }>): Promise<void> {
-    writeTransaction(
-      this.db,
-      () => {
-        statement(this.db, 'INSERT INTO projects (id, name, doc, created_at) VALUES (?, ?, ?, ?)').run(
-          project.id,
-          project.name,
-          JSON.stringify(project),
-          project.createdAt,
-        );
-        const insertKey = statement(
-          this.db,
-          'INSERT INTO api_keys (key_hash, project_id, level, live, created_at) VALUES (?, ?, ?, ?, ?)',
-        );
-        for (const k of keys) insertKey.run(k.keyHash, project.id, k.level, k.live ? 1 : 0, project.createdAt);
-      },
-      changeLine('projects'),
-    );
+    writeTransaction(this.db, () => {
+      statement(this.db, 'INSERT INTO projects (id, name, doc, created_at) VALUES (?, ?, ?, ?)').run(
+        project.id,
+        project.name,
+        JSON.stringify(project),
+        project.createdAt,
+      );
+      const insertKey = statement(
+        this.db,
+        'INSERT INTO api_keys (key_hash, project_id, level, live, created_at) VALUES (?, ?, ?, ?, ?)',
+      );
+      for (const k of keys) insertKey.run(k.keyHash, project.id, k.level, k.live ? 1 : 0, project.createdAt);
+    });
   }
 
   async findByName(name: string): Promise<Project | null> {
@@ -39,11 +34,7 @@ export class SqliteProjectStore implements ProjectStore {
 
   async update(project: Project): Promise<void> {
     const update = statement(this.db, 'UPDATE projects SET name = ?, doc = ? WHERE id = ?');
-    writeTransaction(
-      this.db,
-      () => update.run(project.name, JSON.stringify(project), project.id),
-      changeLine('projects'),
-    );
+    writeTransaction(this.db, () => update.run(project.name, JSON.stringify(project), project.id));
   }
 
   async resolveKey(keyHash: string): Promise<ResolvedKey | null> {

@@ -4,10 +4,8 @@ import type { SdkSettings } from '../../domain/sdk/sdk-settings.js';
 import { EMPTY_PLACE_SETTINGS, type PlaceSettings } from '../../domain/settings/place-settings.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { SigningKey } from '../../domain/verified/signing-key.js';
-import { changeLine, NOTHING_KEPT } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { statement } from './paged-query.js';
-import type { OpsCommitter } from './write-ops.js';
 
 export class SqliteSettingsStore implements SettingsStore {
   constructor(private readonly db: SqliteDb) {}
@@ -21,15 +19,12 @@ export class SqliteSettingsStore implements SettingsStore {
   }
 
   async put(tenant: Tenant, settings: PlaceSettings): Promise<void> {
-    writeTransaction(
-      this.db,
-      () =>
-        statement(
-          this.db,
-          `INSERT INTO place_settings (project_id, live, doc) VALUES (?, ?, ?)
+    writeTransaction(this.db, () =>
+      statement(
+        this.db,
+        `INSERT INTO place_settings (project_id, live, doc) VALUES (?, ?, ?)
          ON CONFLICT(project_id, live) DO UPDATE SET doc = excluded.doc`,
-        ).run(tenant.projectId, tenant.live ? 1 : 0, JSON.stringify(settings)),
-      changeLine('settings', tenant),
+      ).run(tenant.projectId, tenant.live ? 1 : 0, JSON.stringify(settings)),
     );
   }
 
@@ -42,15 +37,12 @@ export class SqliteSettingsStore implements SettingsStore {
   }
 
   async putSdk(tenant: Tenant, settings: SdkSettings): Promise<void> {
-    writeTransaction(
-      this.db,
-      () =>
-        statement(
-          this.db,
-          `INSERT INTO sdk_settings (project_id, live, doc) VALUES (?, ?, ?)
+    writeTransaction(this.db, () =>
+      statement(
+        this.db,
+        `INSERT INTO sdk_settings (project_id, live, doc) VALUES (?, ?, ?)
          ON CONFLICT(project_id, live) DO UPDATE SET doc = excluded.doc`,
-        ).run(tenant.projectId, tenant.live ? 1 : 0, JSON.stringify(settings)),
-      changeLine('settings', tenant),
+      ).run(tenant.projectId, tenant.live ? 1 : 0, JSON.stringify(settings)),
     );
   }
 
@@ -72,45 +64,38 @@ export class SqliteSettingsStore implements SettingsStore {
   }
 
   async addSigningKey(tenant: Tenant, key: SigningKey): Promise<SigningKey> {
-    writeTransaction(
-      this.db,
-      () =>
-        statement(
-          this.db,
-          `INSERT INTO signing_keys (project_id, live, kid, private_jwk, public_jwk, created_at)
+    writeTransaction(this.db, () =>
+      statement(
+        this.db,
+        `INSERT INTO signing_keys (project_id, live, kid, private_jwk, public_jwk, created_at)
          VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(project_id, live) DO NOTHING`,
-        ).run(
-          tenant.projectId,
-          tenant.live ? 1 : 0,
-          key.kid,
-          JSON.stringify(key.privateJwk),
-          JSON.stringify(key.publicJwk),
-          key.createdAt,
-        ),
-      NOTHING_KEPT,
+      ).run(
+        tenant.projectId,
+        tenant.live ? 1 : 0,
+        key.kid,
+        JSON.stringify(key.privateJwk),
+        JSON.stringify(key.publicJwk),
+        key.createdAt,
+      ),
     );
     return (await this.signingKey(tenant)) ?? key;
   }
 }
 
 export class SqliteUsageStore implements UsageStore {
-  constructor(
-    private readonly db: SqliteDb,
-    /** Counts are flushed every few seconds: beside the tracks, not between the requests. */
-    private readonly commits: OpsCommitter,
-  ) {}
+  constructor(private readonly db: SqliteDb) {}
 
   async add(
     rows: Array<{ projectId: string; live: boolean; endpoint: string; month: string; count: number }>,
   ): Promise<void> {
-    await this.commits.commitOps(
-      rows.map((r) => ({
-        sql: `INSERT INTO usage (project_id, live, endpoint, month, count) VALUES (?, ?, ?, ?, ?)
+    const upsert = statement(
+      this.db,
+      `INSERT INTO usage (project_id, live, endpoint, month, count) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT(project_id, month, live, endpoint) DO UPDATE SET count = count + excluded.count`,
-        params: [r.projectId, r.live ? 1 : 0, r.endpoint, r.month, r.count],
-      })),
-      NOTHING_KEPT,
     );
+    writeTransaction(this.db, () => {
+      for (const r of rows) upsert.run(r.projectId, r.live ? 1 : 0, r.endpoint, r.month, r.count);
+    });
   }
 
   async monthTotal(projectId: string, month: string): Promise<number> {

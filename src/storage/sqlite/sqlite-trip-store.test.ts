@@ -3,14 +3,11 @@ import { describe, it } from 'node:test';
 import { withSqliteStore } from '../../../test/helpers/sqlite-store.js';
 import type { Trip } from '../../domain/trips/trip.js';
 import { startedTrip, withStatus } from '../../domain/trips/trip-lifecycle.js';
-import { GroupCommit } from './group-commit.js';
-import { SqliteStore } from './sqlite-store.js';
-import { SqliteTripStore } from './sqlite-trip-store.js';
 
 const tenant = { projectId: 'p1', live: false };
 const owner = { userPk: 'u1', userId: null, deviceId: 'd1' };
 
-describe('SqliteTripStore.activeFor of a tenant without active trips', () => {
+describe('SqliteTripStore', () => {
   it("finds a trip saved after a read that found none, and another tenant's trip only there", async () => {
     await withSqliteStore(async (store) => {
       assert.equal(await store.trips.activeFor(tenant, owner), null);
@@ -25,25 +22,7 @@ describe('SqliteTripStore.activeFor of a tenant without active trips', () => {
     });
   });
 
-  it("finds a trip another process started, once the store's change poll has seen its commit", async () => {
-    await withSqliteStore(async (store, dir) => {
-      const unfollow = store.onExternalChange(() => {});
-      assert.equal(await store.trips.activeFor(tenant, owner), null);
-      const other = SqliteStore.open(dir);
-      try {
-        await other.trips.save(startedTrip(tenant, owner, { externalId: 'elsewhere' }, 1000));
-      } finally {
-        await other.close();
-      }
-      store.syncExternalChanges();
-      assert.equal((await store.trips.activeFor(tenant, owner))?.externalId, 'elsewhere');
-      unfollow();
-    });
-  });
-});
-
-describe('SqliteTripStore answers from the active trips it keeps', () => {
-  it('lets a completed trip go (the table still has it) and finds the next one', async () => {
+  it('leaves out a completed trip (still stored) and finds the next one', async () => {
     await withSqliteStore(async (store) => {
       const first = startedTrip(tenant, owner, { externalId: 'first' }, 1000);
       await store.trips.save(first);
@@ -58,18 +37,10 @@ describe('SqliteTripStore answers from the active trips it keeps', () => {
     });
   });
 
-  it('finds what the table query finds: own trip, then waiting by userId, then by deviceId, newest first', async () => {
+  it('finds the own trip, then waiting by userId, then by deviceId, newest first', async () => {
     await withSqliteStore(async (store) => {
-      // One store answering from memory, one from the table (it keeps no tenant with a trip), over the
-      // same rows.
-      const fromTable = new SqliteTripStore(store.db, new GroupCommit(store.db), () => {}, 0);
       const me = { userPk: 'u9', userId: 'alice', deviceId: 'd9' };
-      const answers = async () => {
-        const kept = await store.trips.activeFor(tenant, me);
-        const read = await fromTable.activeFor(tenant, me);
-        assert.equal(kept?.externalId, read?.externalId, 'memory and table agree');
-        return kept?.externalId ?? null;
-      };
+      const answers = async () => (await store.trips.activeFor(tenant, me))?.externalId ?? null;
       const trips: Trip[] = [];
       const save = async (trip: Trip) => {
         trips.push(trip);
@@ -93,7 +64,7 @@ describe('SqliteTripStore answers from the active trips it keeps', () => {
     });
   });
 
-  it('lets go of trips expired in the table', async () => {
+  it('leaves out trips expired by expireStale', async () => {
     await withSqliteStore(async (store) => {
       const old = startedTrip(tenant, owner, { externalId: 'old' }, 1000);
       const other = { userPk: 'u2', userId: null, deviceId: 'd2' };
@@ -108,45 +79,7 @@ describe('SqliteTripStore answers from the active trips it keeps', () => {
     });
   });
 
-  it("follows another process's changes to a kept trip once the poll has seen them", async () => {
-    await withSqliteStore(async (store, dir) => {
-      const unfollow = store.onExternalChange(() => {});
-      const trip = startedTrip(tenant, owner, { externalId: 'shared' }, 1000);
-      await store.trips.save(trip);
-      assert.equal((await store.trips.activeFor(tenant, owner))?.id, trip.id);
-      const other = SqliteStore.open(dir);
-      try {
-        await other.trips.save({ ...trip, metadata: { leg: 2 }, updatedAt: 1500 });
-        store.syncExternalChanges();
-        assert.deepEqual((await store.trips.get(tenant, trip.id))?.metadata, { leg: 2 });
-        await other.trips.save(withStatus(trip, 'completed', 2000).trip);
-        store.syncExternalChanges();
-        assert.equal(await store.trips.activeFor(tenant, owner), null);
-      } finally {
-        await other.close();
-      }
-      unfollow();
-    });
-  });
-
-  it('reads the table for a tenant with more active trips than it keeps', async () => {
-    await withSqliteStore(async (store) => {
-      const trips = new SqliteTripStore(store.db, new GroupCommit(store.db), () => {}, 1);
-      const a = startedTrip(tenant, owner, { externalId: 'a' }, 1000);
-      const b = startedTrip(tenant, { userPk: 'u2', userId: null, deviceId: 'd2' }, { externalId: 'b' }, 1000);
-      await trips.save(a);
-      assert.equal((await trips.activeFor(tenant, owner))?.id, a.id, 'one trip: kept');
-      await trips.save(b);
-      assert.equal((await trips.activeFor(tenant, { userPk: 'u2', userId: null, deviceId: null }))?.id, b.id);
-      await trips.save(withStatus(a, 'completed', 2000).trip);
-      assert.equal(await trips.activeFor(tenant, owner), null);
-      const c = startedTrip(tenant, owner, { externalId: 'c' }, 3000);
-      await trips.save(c);
-      assert.equal((await trips.activeFor(tenant, owner))?.id, c.id, 'two active again: read from the table');
-    });
-  });
-
-  it('updates just the columns that changed, and every one that did', async () => {
+  it('keeps the columns in step with the document on every save', async () => {
     await withSqliteStore(async (store) => {
       const trip = startedTrip(tenant, { userPk: null, userId: 'alice', deviceId: null }, { externalId: 'cols' }, 1000);
       await store.trips.save(trip);

@@ -5,48 +5,23 @@ import type { Tenant } from '../../domain/tenant.js';
 import { KeyedMutex } from '../../domain/tracking/keyed-mutex.js';
 import { isTripActive, type Trip, type TripLocation } from '../../domain/trips/trip.js';
 import type { TripOwner } from '../../domain/trips/trip-lifecycle.js';
-import { ActiveTrips, MAX_KEPT_TRIPS } from './active-trips.js';
-import { changeLine, NOTHING_KEPT } from './commit-changes.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
 import { deliveryRowOps } from './sqlite-delivery-store.js';
 import { eventRowOps } from './sqlite-event-store.js';
 import { sqliteUnit } from './track-unit.js';
-import type { OpsCommitter, WriteOp } from './write-ops.js';
+import { runOps, type WriteOp } from './write-ops.js';
 
 const TENANT = 'project_id = @p AND live = @l';
 /** Active trips last updated at or before `@cutoff`: what expiry ends (off `trips_active_updated`). */
 const STALE = `${TENANT} AND active = 1 AND updated_at <= @cutoff`;
 
 export class SqliteTripStore implements TripStore {
-  private readonly active: ActiveTrips;
-  /** Trips with a write on its way to commit, and how many. */
-  private readonly saving = new Map<string, number>();
   private readonly locks = new KeyedMutex();
 
-  constructor(
-    private readonly db: SqliteDb,
-    /** Trips are saved on every track of a trip: their writes share the tracks' group commits. */
-    private readonly commits: OpsCommitter,
-    /** Delivers other processes' commits (`changedElsewhere`) before the kept trips answer. */
-    private readonly syncExternalChanges: () => void = () => {},
-    maxKeptTrips = MAX_KEPT_TRIPS,
-  ) {
-    const load = (tenant: Tenant, limit: number) =>
-      (
-        statement(this.db, `SELECT doc FROM trips WHERE ${TENANT} AND active = 1 LIMIT @n`).all({
-          ...tenantParams(tenant),
-          n: limit,
-        }) as Array<{ doc: string }>
-      ).map((r) => JSON.parse(r.doc) as Trip);
-    this.active = new ActiveTrips(load, maxKeptTrips);
-  }
+  constructor(private readonly db: SqliteDb) {}
 
   async get(tenant: Tenant, id: string): Promise<Trip | null> {
-    this.syncExternalChanges();
-    // Only an active trip's own id can be answered from memory: any other may name a stopped trip.
-    const kept = this.active.of(tenant)?.get(id);
-    if (kept) return kept;
     return this.one(
       `SELECT doc FROM trips WHERE ${TENANT} AND (id = @id OR external_id = @id) ORDER BY (id = @id) DESC LIMIT 1`,
       tenant,
@@ -59,9 +34,6 @@ export class SqliteTripStore implements TripStore {
   }
 
   async activeFor(tenant: Tenant, owner: TripOwner): Promise<Trip | null> {
-    this.syncExternalChanges();
-    const kept = this.active.of(tenant);
-    if (kept) return kept.find(owner);
     // A null parameter matches nothing (`= NULL`), so an owner without an id skips that branch. A
     // trip named by a userId belongs to whoever tracks with that userId, not to a device.
     const active = `FROM trips WHERE ${TENANT} AND active = 1`;
@@ -77,26 +49,10 @@ export class SqliteTripStore implements TripStore {
   }
 
   async save(trip: Trip, write: TripWrite = {}, unit?: TrackUnit): Promise<void> {
-    // The row as committed, when kept and no other write of it is on its way (a second write of it in
-    // one track's unit included): the update then sets only the columns that differ (a column set
-    // to its own value still rewrites its index entries).
-    const before = this.saving.has(trip.id) ? undefined : this.active.of(trip)?.get(trip.id);
-    this.saving.set(trip.id, (this.saving.get(trip.id) ?? 0) + 1);
-    const ops = tripOps(trip, write, before);
-    const change = changeLine('trips', trip, trip.id);
+    const ops = tripOps(trip, write);
     const track = sqliteUnit(unit);
-    if (track) {
-      track.add(ops, change);
-      track.onEnd((committed) => this.saved(trip, committed));
-      return;
-    }
-    let committed = false;
-    try {
-      await this.commits.commitOps(ops, change);
-      committed = true;
-    } finally {
-      this.saved(trip, committed);
-    }
+    if (track) track.add(ops);
+    else writeTransaction(this.db, () => runOps(this.db, ops));
   }
 
   /**
@@ -109,30 +65,6 @@ export class SqliteTripStore implements TripStore {
     if (!track) return this.locks.run(key, fn);
     if (!track.held.has(key)) track.held.set(key, await this.locks.lock([key]));
     return fn();
-  }
-
-  /** A write of the trip has committed or failed: the kept active trips follow what the table holds. */
-  private saved(trip: Trip, committed: boolean): void {
-    const left = this.saving.get(trip.id)! - 1;
-    if (left === 0) this.saving.delete(trip.id);
-    else this.saving.set(trip.id, left);
-    if (committed) this.active.committed(trip);
-    else this.active.drop(trip);
-  }
-
-  /**
-   * Another process committed a change to trips: one trip is read back, a tenant or everything
-   * (a change that does not say) is read again when next asked for.
-   */
-  changedElsewhere(tenant?: Tenant, id?: string): void {
-    if (!tenant || id === undefined) {
-      this.active.drop(tenant);
-      return;
-    }
-    if (!this.active.keeps(tenant)) return;
-    const row = statement(this.db, 'SELECT doc FROM trips WHERE id = ?').get(id) as { doc: string } | undefined;
-    if (row) this.active.committed(JSON.parse(row.doc) as Trip);
-    else this.active.removed(tenant, id);
   }
 
   async locations(tenant: Tenant, tripIds: string[]): Promise<Map<string, TripLocation[]>> {
@@ -160,40 +92,27 @@ export class SqliteTripStore implements TripStore {
   async expireStale(tenant: Tenant, updatedAtOrBefore: number): Promise<number> {
     const params = { ...tenantParams(tenant), cutoff: updatedAtOrBefore };
     // Read first: most calls (every trip list, every retention sweep) find nothing stale, and then
-    // take no write lock from the writer thread and log no commit for other processes.
-    if (statement(this.db, `SELECT 1 FROM trips WHERE ${STALE}`).get(params) === undefined) {
-      this.active.expired(tenant, updatedAtOrBefore);
-      return 0;
-    }
-    let expired = 0;
-    writeTransaction(
+    // take no write lock.
+    if (statement(this.db, `SELECT 1 FROM trips WHERE ${STALE}`).get(params) === undefined) return 0;
+    return writeTransaction(
       this.db,
-      () => {
-        expired = statement(
+      () =>
+        statement(
           this.db,
           `UPDATE trips SET status = 'expired', active = 0, doc = json_set(doc, '$.status', 'expired') WHERE ${STALE}`,
-        ).run(params).changes;
-      },
-      () => (expired > 0 ? changeLine('trips', tenant) : NOTHING_KEPT),
+        ).run(params).changes,
     );
-    this.active.expired(tenant, updatedAtOrBefore);
-    return expired;
   }
 
   async deleteStoppedBefore(tenant: Tenant, before: number, limit: number): Promise<number> {
     const params = { ...tenantParams(tenant), before, n: limit };
     if ((statement(this.db, STOPPED_TRIPS_BEFORE).get(params) as { n: number }).n === 0) return 0;
     // Read again under the write lock: a trip restarted meanwhile is active again and stays.
-    // Only active trips are kept in memory, here and in other processes: a stopped one is in no cache.
-    return writeTransaction(
-      this.db,
-      () => {
-        const { ids } = statement(this.db, STOPPED_TRIPS_BEFORE).get(params) as { ids: string };
-        statement(this.db, 'DELETE FROM trip_locations WHERE trip_id IN (SELECT value FROM json_each(?))').run(ids);
-        return statement(this.db, 'DELETE FROM trips WHERE id IN (SELECT value FROM json_each(?))').run(ids).changes;
-      },
-      NOTHING_KEPT,
-    );
+    return writeTransaction(this.db, () => {
+      const { ids } = statement(this.db, STOPPED_TRIPS_BEFORE).get(params) as { ids: string };
+      statement(this.db, 'DELETE FROM trip_locations WHERE trip_id IN (SELECT value FROM json_each(?))').run(ids);
+      return statement(this.db, 'DELETE FROM trips WHERE id IN (SELECT value FROM json_each(?))').run(ids).changes;
+    });
   }
 
   async list(tenant: Tenant, q: TripListQuery): Promise<Page<Trip>> {
@@ -270,33 +189,21 @@ const TRIP_UPSERT = `INSERT INTO trips (id, project_id, live, doc, ${TRIP_COLUMN
   VALUES (@id, @project_id, @live, @doc, ${TRIP_COLUMNS.map(([c]) => `@${c}`).join(', ')})
   ON CONFLICT(id) DO UPDATE SET doc = excluded.doc, ${TRIP_COLUMNS.map(([c]) => `${c} = excluded.${c}`).join(', ')}`;
 
-/**
- * A trip's row: an update of the columns that differ from `before` (the row as committed), else an
- * upsert of every column. A track of a trip changes its ETA and time, so its update leaves the
- * indexes on ids, owner and creation alone (a trip track's row write 90 → 52 µs in a 10,000-trip
- * test table, most of it the commit of fewer pages).
- */
-function tripRowOp(trip: Trip, before: Trip | undefined): WriteOp {
-  const params: Record<string, unknown> = { id: trip.id, doc: JSON.stringify(trip) };
-  if (!before) {
-    params.project_id = trip.projectId;
-    params.live = trip.live ? 1 : 0;
-    for (const [column, value] of TRIP_COLUMNS) params[column] = value(trip);
-    return { sql: TRIP_UPSERT, params };
-  }
-  let sets = 'doc = @doc';
-  for (const [column, value] of TRIP_COLUMNS) {
-    const now = value(trip);
-    if (now === value(before)) continue;
-    sets += `, ${column} = @${column}`;
-    params[column] = now;
-  }
-  return { sql: `UPDATE trips SET ${sets} WHERE id = @id`, params };
+/** A trip's row, inserted or replacing the one with its id. */
+function tripRowOp(trip: Trip): WriteOp {
+  const params: Record<string, unknown> = {
+    id: trip.id,
+    doc: JSON.stringify(trip),
+    project_id: trip.projectId,
+    live: trip.live ? 1 : 0,
+  };
+  for (const [column, value] of TRIP_COLUMNS) params[column] = value(trip);
+  return { sql: TRIP_UPSERT, params };
 }
 
 /** A trip's row, its tracked point when there is one, and the events of the write. */
-function tripOps(trip: Trip, write: TripWrite, before: Trip | undefined): WriteOp[] {
-  const ops: WriteOp[] = [tripRowOp(trip, before)];
+function tripOps(trip: Trip, write: TripWrite): WriteOp[] {
+  const ops: WriteOp[] = [tripRowOp(trip)];
   if (write.resetLocations) ops.push({ sql: 'DELETE FROM trip_locations WHERE trip_id = ?', params: [trip.id] });
   const loc = write.location;
   if (loc) {

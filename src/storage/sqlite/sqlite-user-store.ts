@@ -1,5 +1,4 @@
 import type { Page, PageQuery } from '../../domain/pagination.js';
-import type { StoreChange, UserIdentities } from '../../domain/ports/store.js';
 import type { TrackUnit } from '../../domain/ports/track-unit.js';
 import type {
   TrackCandidates,
@@ -11,16 +10,17 @@ import type {
 import type { Tenant } from '../../domain/tenant.js';
 import { inGeofence, type User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
-import { changeLine, mergeChanges } from './commit-changes.js';
 import type { FenceMembers } from './fence-members.js';
-import { KnownIdentities } from './known-identities.js';
+import type { GroupCommit } from './group-commit.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { pagedDocs, statement } from './paged-query.js';
-import { type IdentityColumn, RecentUsers } from './recent-users.js';
 import { deliveryRowOps } from './sqlite-delivery-store.js';
 import { eventRowOps } from './sqlite-event-store.js';
 import { SqliteTrackUnit } from './track-unit.js';
-import { type OpsCommitter, runOps, type WriteOp } from './write-ops.js';
+import { runOps, type WriteOp } from './write-ops.js';
+
+/** Identity keys of a tenant, as `findTrackCandidates` looks users up: by userId or by deviceId. */
+type IdentityColumn = 'user_id' | 'device_id';
 
 /**
  * A user by `_id`, else userId, else deviceId (newest first). One arm per identity, each on its own
@@ -32,29 +32,13 @@ export const USER_BY_ANY_ID = `SELECT doc FROM (
     UNION ALL SELECT doc, 2, updated_at FROM users WHERE project_id = @p AND live = @l AND device_id = @id
   ) ORDER BY k, updated_at DESC LIMIT 1`;
 
-/** A page of a tenant's distinct identities in one column, in order, from the start or after `@after`. */
-export function identityPageSql(column: IdentityColumn, first: boolean): string {
-  return `SELECT DISTINCT ${column} FROM users WHERE project_id = @p AND live = @l
-    AND ${column} ${first ? 'IS NOT NULL' : '> @after'} ORDER BY ${column} LIMIT @limit`;
-}
-
 export class SqliteUserStore implements UserStore {
-  readonly #recent = new RecentUsers();
-  readonly #known = new KnownIdentities(
-    (tenant, column, after, limit) =>
-      statement(this.db, identityPageSql(column, after === null))
-        .pluck()
-        .all({ p: tenant.projectId, l: tenant.live ? 1 : 0, limit, ...(after === null ? {} : { after }) }) as string[],
-  );
-
   constructor(
     private readonly db: SqliteDb,
-    /** Shared with the trip store, so a track's user and trip writes ride the same commits. */
-    private readonly tracks: OpsCommitter,
     /** Who is in each fence; kept by every membership write here (`wrote`). */
     private readonly members: FenceMembers,
-    /** Delivers other processes' commits (`forgetCached`) before the cache of recent users answers. */
-    private readonly syncExternalChanges: () => void = () => {},
+    /** Where tracks are committed, several to a transaction. */
+    private readonly tracks: GroupCommit,
   ) {}
 
   async list(tenant: Tenant, page: PageQuery): Promise<Page<User>> {
@@ -75,74 +59,18 @@ export class SqliteUserStore implements UserStore {
   }
 
   async save(user: User): Promise<void> {
-    this.#recent.clear();
-    writeTransaction(this.db, () => runOps(this.db, userRowsOps(user)), changeLine('users', user, user.id, user));
+    writeTransaction(this.db, () => runOps(this.db, userRowsOps(user)));
     // The fences it was in are not read: a reader corrects any it left (FenceMembers).
     this.members.wrote(user.id, user.updatedAt, [], user.geofences);
-    this.#addIdentities(user, user);
-  }
-
-  /**
-   * Another process wrote user `change.id` (any users when not said): forget what is remembered of
-   * it, and what is remembered under its identities (as that commit wrote them; else as stored now),
-   * since it may be the newest with them.
-   */
-  forgetCached(change: Pick<StoreChange, 'id' | 'tenant' | 'identities'>): void {
-    const { id } = change;
-    if (id === undefined) {
-      this.#recent.clear();
-      this.#known.clear();
-      this.members.forget();
-      return;
-    }
-    this.#recent.forget(id);
-    this.members.reread(id);
-    // A delete's line and an older writer's say no identities.
-    const now =
-      change.tenant && change.identities
-        ? { tenant: change.tenant, identities: change.identities }
-        : this.#storedIdentities(id);
-    if (!now) return;
-    const { tenant, identities } = now;
-    if (identities.userId !== null) this.#recent.forgetKey(tenant, 'user_id', identities.userId);
-    if (identities.deviceId !== null) this.#recent.forgetKey(tenant, 'device_id', identities.deviceId);
-    this.#addIdentities(tenant, identities);
-  }
-
-  #storedIdentities(id: string): { tenant: Tenant; identities: UserIdentities } | null {
-    const row = statement(this.db, 'SELECT project_id, live, user_id, device_id FROM users WHERE id = ?').get(id) as
-      | { project_id: string; live: number; user_id: string | null; device_id: string | null }
-      | undefined;
-    if (!row) return null;
-    return {
-      tenant: { projectId: row.project_id, live: row.live === 1 },
-      identities: { userId: row.user_id, deviceId: row.device_id },
-    };
-  }
-
-  /** Whether a track's lookup of an identity no stored user has can skip the database (tests wait for it). */
-  knowsEveryIdentity(tenant: Tenant): boolean {
-    return this.#known.complete(tenant);
-  }
-
-  /** A user with these identities is stored (`KnownIdentities`: every such write must reach it). */
-  #addIdentities(tenant: Tenant, { userId, deviceId }: Pick<User, 'userId' | 'deviceId'>): void {
-    if (userId !== null) this.#known.add(tenant, 'user_id', userId);
-    if (deviceId !== null) this.#known.add(tenant, 'device_id', deviceId);
   }
 
   async delete(tenant: Tenant, id: string): Promise<boolean> {
     const user = await this.get(tenant, id);
     if (!user) return false;
-    this.#recent.clear();
-    writeTransaction(
-      this.db,
-      () => {
-        statement(this.db, 'DELETE FROM user_geofences WHERE user_pk = ?').run(user.id);
-        statement(this.db, 'DELETE FROM users WHERE id = ?').run(user.id);
-      },
-      changeLine('users', tenant, user.id),
-    );
+    writeTransaction(this.db, () => {
+      statement(this.db, 'DELETE FROM user_geofences WHERE user_pk = ?').run(user.id);
+      statement(this.db, 'DELETE FROM users WHERE id = ?').run(user.id);
+    });
     this.members.wrote(user.id, user.updatedAt, user.geofences, []);
     return true;
   }
@@ -152,7 +80,6 @@ export class SqliteUserStore implements UserStore {
    * that left, or whose time moved, is corrected and the page cut again (rarely more than once).
    */
   async listInGeofence(tenant: Tenant, geofenceId: string, page: PageQuery): Promise<Page<User>> {
-    this.syncExternalChanges();
     for (let attempt = 1; ; attempt++) {
       await this.members.ready();
       const cut = this.members.page(geofenceId, page);
@@ -183,24 +110,17 @@ export class SqliteUserStore implements UserStore {
   }
 
   private newestWith(tenant: Tenant, column: IdentityColumn, value: string): User | null {
-    this.syncExternalChanges();
-    const recent = this.#recent.get(tenant, column, value);
-    if (recent !== undefined) return JSON.parse(recent) as User;
-    if (!this.#known.mayHave(tenant, column, value)) return null;
     const row = statement(
       this.db,
       // `+updated_at` keeps the planner on the identity index; sorting by users_page would scan the tenant.
       `SELECT doc FROM users WHERE project_id = ? AND live = ? AND ${column} = ? ORDER BY +updated_at DESC LIMIT 1`,
     ).get(tenant.projectId, tenant.live ? 1 : 0, value) as { doc: string } | undefined;
-    if (!row) return null;
-    const user = JSON.parse(row.doc) as User;
-    this.#recent.found(tenant, column, value, user.id, row.doc);
-    return user;
+    return row ? (JSON.parse(row.doc) as User) : null;
   }
 
   /**
-   * SQLite: the caller holds the in-process per-user lock; user and events are written together, as
-   * one unit of a group commit (`GroupCommit` on this thread, or the `WriterThread`).
+   * SQLite: the caller holds the in-process per-user lock; the user, its trip, events and deliveries
+   * are written together, in the group commit of this turn's tracks.
    */
   async trackUpdate<T>(
     tenant: Tenant,
@@ -210,25 +130,22 @@ export class SqliteUserStore implements UserStore {
   ): Promise<T> {
     const found = known ?? (await this.findTrackCandidates(tenant, identity));
     const unit = new SqliteTrackUnit();
-    let committed = false;
     try {
       const { user, events, deliveries, result } = await compute(found, unit);
       const stored = [found.byUserId, found.byDeviceId].find((u) => u?.id === user.id) ?? null;
       const doc = JSON.stringify(user);
       // The user first: a trip started by this track names it.
-      await this.tracks.commitOps(
-        [...trackedUserOps(user, stored, doc), ...unit.ops, ...eventRowOps(events), ...deliveryRowOps(deliveries)],
-        mergeChanges([changeLine('users', user, user.id, user), ...unit.changes]),
-      );
-      committed = true;
+      const ops = [
+        ...trackedUserOps(user, stored, doc),
+        ...unit.ops,
+        ...eventRowOps(events),
+        ...deliveryRowOps(deliveries),
+      ];
+      await this.tracks.commit(ops);
       this.members.wrote(user.id, user.updatedAt, stored?.geofences ?? [], user.geofences);
-      // A created user has no entry to refresh: the read that found none would have answered from one.
-      if (found.byUserId === null && found.byDeviceId === null) this.#recent.created(user, doc);
-      else this.#recent.written(user, doc);
-      this.#addIdentities(user, user);
       return result;
     } finally {
-      unit.end(committed);
+      unit.end();
     }
   }
 
@@ -312,8 +229,7 @@ const USER_UPDATE_UNCHANGED_IDS = `UPDATE users SET updated_at = ?, doc = ?
  * The user's row. Read before (`read`) with the same userId and deviceId, it is first updated without
  * them: a column that is set, even to its own value, has its index entries rewritten, two random
  * B-tree pages more for each known device's track. The upsert of every column then runs only when that
- * update found no such row (`changes()`: another process changed the ids or deleted the user since).
- * Parameters are positional: posted to the writer thread, an object's key names are copied every time.
+ * update found no such row (`changes()`: the ids changed or the user was deleted since the read).
  */
 function userRowOps(user: User, doc: string, read: User | null): WriteOp[] {
   const params = [
