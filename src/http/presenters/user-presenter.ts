@@ -1,4 +1,3 @@
-import { flat } from '../../cache/flat-string.js';
 import { presentInsights, storedInsights } from '../../domain/insights/insights-tracker.js';
 import { storedPlace } from '../../domain/places/places-tracker.js';
 import type { User } from '../../domain/users/user.js';
@@ -82,9 +81,7 @@ export function userJson(u: User, geofencesJson: string): string {
   let p = parts.get(u);
   if (p === undefined) {
     // Without feature fields nothing can stand in for a core field.
-    const [before, after] = userJsonAround(u, NO_EXTRA)!;
-    // Kept contiguous, as GeofenceJson keeps its texts.
-    p = [flat(before), flat(after)] as const;
+    p = userJsonAround(u, NO_EXTRA)!;
     parts.set(u, p);
   }
   return `${p[0]}${geofencesJson}${p[1]}`;
