@@ -1,4 +1,4 @@
-import { getRecent, setBounded } from '../cache/bounded-map.js';
+import { LRUCache } from 'lru-cache';
 import { NameKind } from '../geodata/name-index.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import { entityQualifiers } from './entity.js';
@@ -46,7 +46,7 @@ function areaWordIndex(pack: GeodataPack): AreaWordIndex {
 // least recently used dropped first. One-letter qualifiers (`san j`) are the most frequent and, with the
 // postings of every word they start, the dearest: emptying the whole cache when full dropped them too.
 const MAX_KEPT = 64;
-const kept = new WeakMap<GeodataPack, Map<string, Uint8Array>>();
+const kept = new WeakMap<GeodataPack, LRUCache<string, Uint8Array>>();
 
 /**
  * Per area pair (slot, see `entryAreaSlots`): 1 when every one of `qualifiers` names one of its places'
@@ -56,14 +56,14 @@ const kept = new WeakMap<GeodataPack, Map<string, Uint8Array>>();
 export function qualifiedSlots(pack: GeodataPack, qualifiers: string[], prefixLast: boolean): Uint8Array {
   let cache = kept.get(pack);
   if (!cache) {
-    cache = new Map();
+    cache = new LRUCache({ max: MAX_KEPT });
     kept.set(pack, cache);
   }
   const key = `${prefixLast ? 1 : 0}\u0001${qualifiers.join('\u0001')}`;
-  let verdict = getRecent(cache, key);
+  let verdict = cache.get(key);
   if (verdict) return verdict;
   verdict = computeVerdicts(areaWordIndex(pack), qualifiers, prefixLast);
-  setBounded(cache, key, verdict, MAX_KEPT);
+  cache.set(key, verdict);
   return verdict;
 }
 

@@ -1,5 +1,4 @@
-import { getRecent, setBounded } from '../cache/bounded-map.js';
-import { fnv1a } from '../cache/fnv1a.js';
+import { LRUCache } from 'lru-cache';
 import type { GeodataPack } from '../geodata/pack.js';
 import type { GeocodeAddress } from './address.js';
 
@@ -14,19 +13,13 @@ const MAX_ENTRIES = 4_096;
 // mostly distinct queries (the bench's 10,000, or many users typing different names) keeping every answer
 // promoted ~14 KB per query and made the scavenges that copy it the 5-15 ms pauses of the p99. So an
 // answer is kept only when its query comes a second time within the last MAX_ENTRIES computed queries (a
-// repeat from further back would have missed an LRU cache of that size anyway). Sightings are kept per
-// hash of the query in twice as many slots, with when they were made.
-const SEEN_SLOTS = 8_192;
+// repeat from further back would have missed an LRU cache of that size anyway).
 
 interface Recent {
-  /** Completions by query key, least recently used first (a Map keeps insertion order). */
-  lists: Map<string, GeocodeAddress[]>;
-  /** Per slot (hash of a key modulo SEEN_SLOTS), the hash of the key last seen there, made odd (0: none). */
-  seen: Uint32Array;
-  /** Per slot, the value of `computed` when that key was seen. */
-  seenAt: Float64Array;
-  /** Queries computed so far (misses). */
-  computed: number;
+  /** Completions by query key. */
+  lists: LRUCache<string, GeocodeAddress[]>;
+  /** The queries computed lately (the misses), the answers not kept. */
+  seen: LRUCache<string, true>;
 }
 
 const byPack = new WeakMap<GeodataPack, Recent>();
@@ -39,21 +32,13 @@ const byPack = new WeakMap<GeodataPack, Recent>();
 export function recentCompletions(pack: GeodataPack, key: string, compute: () => GeocodeAddress[]): GeocodeAddress[] {
   let recent = byPack.get(pack);
   if (!recent) {
-    recent = { lists: new Map(), seen: new Uint32Array(SEEN_SLOTS), seenAt: new Float64Array(SEEN_SLOTS), computed: 0 };
+    recent = { lists: new LRUCache({ max: MAX_ENTRIES }), seen: new LRUCache({ max: MAX_ENTRIES }) };
     byPack.set(pack, recent);
   }
-  const { lists, seen, seenAt } = recent;
-  const found = getRecent(lists, key);
+  const found = recent.lists.get(key);
   if (found) return found.slice();
   const computed = compute();
-  const hash = fnv1a(key);
-  const slot = hash & (SEEN_SLOTS - 1);
-  const tag = (hash | 1) >>> 0;
-  const now = ++recent.computed;
-  if (seen[slot] === tag && now - seenAt[slot]! <= MAX_ENTRIES) setBounded(lists, key, computed, MAX_ENTRIES);
-  else {
-    seen[slot] = tag;
-    seenAt[slot] = now;
-  }
+  if (recent.seen.delete(key)) recent.lists.set(key, computed);
+  else recent.seen.set(key, true);
   return computed.slice();
 }

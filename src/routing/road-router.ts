@@ -1,4 +1,4 @@
-import { getRecent, setBounded } from '../cache/bounded-map.js';
+import { LRUCache } from 'lru-cache';
 import type { TravelMode } from '../domain/geofences/geofence.js';
 import { distanceMeters } from '../geo/distance-meters.js';
 import type { Position } from '../geo/types.js';
@@ -59,20 +59,20 @@ export class RoadRouter implements Router {
   private targetOf(graphs: readonly ModeGraph[], destination: Position): KeptTarget {
     let kept = this.targets.get(graphs);
     if (!kept) {
-      kept = new Map();
+      kept = new LRUCache({ max: KEPT_TARGETS });
       this.targets.set(graphs, kept);
     }
     const key = `${destination[0]},${destination[1]}`;
-    let target = getRecent(kept, key);
+    let target = kept.get(key);
     if (!target) {
       target = { snaps: snapOn(graphs, destination), spaces: [] };
-      setBounded(kept, key, target, KEPT_TARGETS);
+      kept.set(key, target);
     }
     return target;
   }
 
   /** By the mode's graphs of one pack (a new pack has new graphs, and starts empty). */
-  private readonly targets = new WeakMap<readonly ModeGraph[], Map<string, KeptTarget>>();
+  private readonly targets = new WeakMap<readonly ModeGraph[], LRUCache<string, KeptTarget>>();
 
   /** The route now (graphs are in memory); `withLine` adds its geometry. */
   routeSync(origin: Position, destination: Position, mode: TravelMode, withLine = false): DetailedRoute {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { makeCircleGeofence } from '../../test/helpers/fixtures.js';
 import type { LocationEvent } from '../domain/events/event.js';
+import { eventGeofence } from '../domain/events/geofence-events.js';
 import { eventDocuments } from './event-document.js';
 
 const location: [number, number] = [-73.98, 40.75];
@@ -39,8 +41,13 @@ describe('eventDocuments', () => {
         type: 'user.entered_geofence',
         user: user(md),
         confidence: 2,
-        // A frozen snapshot, as eventGeofence makes: printed from its kept text.
-        geofence: Object.freeze({ _id: 'g2', tag: 't"q', metadata: { n: [1, 2.5] } }),
+        // A snapshot as eventGeofence makes it: printed from the text made with it.
+        geofence: eventGeofence(
+          makeCircleGeofence(
+            { projectId: 'p1', live: false },
+            { id: 'g2', tag: 't"q', metadata: { n: 2.5, q: 'a"b' } },
+          ),
+        ),
       },
       // Another origin: the next update of a replay, and a field left undefined.
       {

@@ -1,5 +1,5 @@
-import { keptJson } from '../cache/kept-json.js';
 import { type LocationEvent, sameUpdate } from '../domain/events/event.js';
+import { eventGeofenceJson } from '../domain/events/geofence-events.js';
 
 /** The fields every event of one update has alike: whose, where and when. */
 const ORIGIN_FIELDS = new Set([
@@ -49,9 +49,6 @@ function printOrigin(e: LocationEvent): string {
  * documents' cost.
  */
 function member(name: string, value: unknown): string {
-  // A frozen snapshot (the event's fence) is printed once for every document and answer that holds it.
-  const text = (typeof value === 'object' && value !== null ? keptJson(value) : JSON.stringify(value)) as
-    | string
-    | undefined;
+  const text = (name === 'geofence' && value ? eventGeofenceJson(value) : JSON.stringify(value)) as string | undefined;
   return text === undefined ? '' : `,"${name}":${text}`;
 }

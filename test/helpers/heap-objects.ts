@@ -37,17 +37,6 @@ export async function heapObjectsWith(key: string, value: string): Promise<HeapO
   return found;
 }
 
-/** How many live strings on the heap hold `fragment` (from a heap snapshot, as above). */
-export async function heapStringsWith(fragment: string): Promise<number> {
-  const { snapshot, nodes, strings } = await heapSnapshot();
-  const { node_fields: nodeFields, node_types: nodeTypes } = snapshot.meta;
-  const [type, name] = [nodeFields.indexOf('type'), nodeFields.indexOf('name')];
-  let count = 0;
-  for (let n = 0; n < nodes.length; n += nodeFields.length)
-    if (nodeTypes[0][nodes[n + type]!] === 'string' && strings[nodes[n + name]!]!.includes(fragment)) count++;
-  return count;
-}
-
 async function heapSnapshot(): Promise<Snapshot> {
   const chunks: Buffer[] = [];
   for await (const chunk of v8.getHeapSnapshot()) chunks.push(chunk as Buffer);

@@ -1,4 +1,4 @@
-import { setBounded } from '../../cache/bounded-map.js';
+import { LRUCache } from 'lru-cache';
 import type { StoreChange } from '../ports/store.js';
 import type { UserLocation } from '../ports/user-store.js';
 import { type Tenant, tenantKey } from '../tenant.js';
@@ -11,13 +11,22 @@ interface Entry {
   /** Users tracked while loading, applied after the load (the newest location wins). */
   pending: User[];
   /** Stored users read by searches, by `_id`, kept until a write to them (see `users`). */
-  docs: Map<string, User>;
+  docs: LRUCache<string, User>;
   /** Bumped by every write heard of: a store read begun before one is not kept. */
   writes: number;
 }
 
 /** Stored users kept per tenant: enough for the users a busy search area returns over and over. */
-const MAX_DOCS = 100_000;
+export const MAX_KEPT_USERS = 100_000;
+
+/**
+ * A tenant's kept stored users by `_id`, the least recently read dropped first past `MAX_KEPT_USERS`.
+ * Bounded by `maxSize` at one per user rather than by `max`, with which lru-cache allocates room for
+ * every entry up front: 2-3 MB in each tenant that searches, however few users it has.
+ */
+export function keptUsers(): LRUCache<string, User> {
+  return new LRUCache({ maxSize: MAX_KEPT_USERS, sizeCalculation: () => 1 });
+}
 
 /**
  * One `UserLocationIndex` per tenant, loaded from the store on the first search and moved by every
@@ -47,7 +56,7 @@ export class UserLocationRegistry {
     const key = tenantKey(tenant);
     const existing = this.entries.get(key);
     if (existing) return existing.index ?? existing.loading!;
-    const entry: Entry = { index: null, loading: null, pending: [], docs: new Map(), writes: 0 };
+    const entry: Entry = { index: null, loading: null, pending: [], docs: keptUsers(), writes: 0 };
     this.entries.set(key, entry);
     const load = this.source.locations(tenant).then((rows) => {
       const index = new UserLocationIndex();
@@ -90,7 +99,7 @@ export class UserLocationRegistry {
     const found = await this.source.getMany(tenant, missing);
     const keep = entry.writes === writes && this.entries.get(key) === entry;
     for (const user of found) {
-      if (keep) setBounded(entry.docs, user.id, user, MAX_DOCS);
+      if (keep) entry.docs.set(user.id, user);
       out.push(user);
     }
     return out;

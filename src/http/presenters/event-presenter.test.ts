@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { makeCircleGeofence } from '../../../test/helpers/fixtures.js';
 import type { LocationEvent } from '../../domain/events/event.js';
+import { eventGeofence } from '../../domain/events/geofence-events.js';
 import { eventForJson, eventsJson, presentEvent } from './event-presenter.js';
 
 const base: LocationEvent = {
@@ -52,12 +54,15 @@ describe('eventsJson', () => {
 
   it('prints presentEvent for each event of an update, whatever they share', () => {
     const user = { id: 'u1', userId: 'app"1', deviceId: 'd1', metadata: { plan: 'pro' } };
-    const fence = Object.freeze({ _id: 'g1', description: 'Caf\u00e9', tag: 'store', metadata: { n: 1 } });
+    // A snapshot as the tracker makes it (its text printed once), and a plain object printed each time.
+    const fence = eventGeofence(
+      makeCircleGeofence({ projectId: 'p1', live: false }, { id: 'g1', description: 'Caf\u00e9', metadata: { n: 1 } }),
+    );
     const update = { ...base, user };
     same([]);
     same([
       { ...update, id: 'e1', type: 'user.exited_geofence', geofence: fence, duration: 3.25, confidence: 1 },
-      { ...update, id: 'e2', geofence: Object.freeze({ _id: 'g2', description: 'B' }), confidence: 2 },
+      { ...update, id: 'e2', geofence: { _id: 'g2', description: 'B' }, confidence: 2 },
       { ...update, id: 'e3', type: 'user.dwelled_in_geofence', geofence: fence, duration: 12, replayed: true },
     ]);
     // The same fence printed again from its kept text, and an update whose origin differs midway.

@@ -1,5 +1,5 @@
-import { keptJson } from '../../cache/kept-json.js';
 import { type LocationEvent, sameUpdate } from '../../domain/events/event.js';
+import { eventGeofenceJson } from '../../domain/events/geofence-events.js';
 import { compact, iso, isoField, jsonField, point, pointJson } from './wire.js';
 
 /**
@@ -55,8 +55,8 @@ export function eventForJson(e: LocationEvent): Record<string, unknown> {
 /**
  * `JSON.stringify(events.map(presentEvent))`, for a track's answer. A geofence event is printed field
  * by field: what the events of one update share (times, user, location) once for all of them, the
- * fence's snapshot as its kept text (`keptJson`); any other event through `eventForJson`. Printed
- * whole, the events were over a tenth of a known device's track on the event loop (a move between
+ * fence's snapshot as printed once (`eventGeofenceJson`); any other event through `eventForJson`.
+ * Printed whole, the events were over a tenth of a known device's track on the event loop (a move between
  * fences gives six or seven).
  */
 export function eventsJson(events: readonly LocationEvent[]): string {
@@ -74,7 +74,7 @@ export function eventsJson(events: readonly LocationEvent[]): string {
     origin = e;
     let s = `{"_id":${JSON.stringify(e.id)}${jsonField('live', e.live)}${jsonField('type', e.type)}`;
     s += `${shared.times},"user":${shared.user}`;
-    if (e.geofence !== null && e.geofence !== undefined) s += `,"geofence":${keptJson(e.geofence)}`;
+    if (e.geofence !== null && e.geofence !== undefined) s += `,"geofence":${eventGeofenceJson(e.geofence)}`;
     s += `${jsonField('trip', e.trip)}${shared.location}`;
     s += `${jsonField('locationAccuracy', e.locationAccuracy)}${jsonField('confidence', e.confidence)}`;
     out += `${s}${jsonField('duration', e.duration)},"replayed":${e.replayed ?? false}}`;

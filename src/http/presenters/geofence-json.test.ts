@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { makeCircleGeofence } from '../../../test/helpers/fixtures.js';
-import { heapStringsWith } from '../../../test/helpers/heap-objects.js';
 import type { Geofence } from '../../domain/geofences/geofence.js';
 import { buildGeofenceShape } from '../../domain/geofences/geofence-shape.js';
 import { GeofenceJson, sharedGeofenceJson } from './geofence-json.js';
@@ -80,25 +79,6 @@ describe('GeofenceJson', () => {
       ['g1', 'g2'],
     );
     assert.equal(json.list([], 1500), '[]');
-  });
-
-  it('keeps its texts off the heap, and prints again one the ring has written over', async () => {
-    const json = new GeofenceJson({ geometry: false }, 3);
-    const marker = `fence-${process.pid}-${Date.now()}`;
-    const fences = [1, 2, 3].map((n) => ({ ...fence, id: `g${n}`, description: `${marker}-${n}` }));
-    // Printed in a helper and let go: only the cache could keep a text on the heap.
-    const printAll = () => {
-      for (const f of fences) json.of(f, 1500);
-    };
-    printAll();
-    assert.equal(await heapStringsWith(`"description":"${marker}`), 0, 'no text is a string on the heap');
-    assert.equal(JSON.parse(json.of(fences[0]!, 1500)).description, `${marker}-1`);
-    // 3,072 bytes of ring: two texts of 2,000 bytes cannot both stay, and the first is printed again.
-    const long = (n: number) => ({ ...fence, id: `long${n}`, description: 'x'.repeat(1900) });
-    const first = long(1);
-    json.of(first, 1500);
-    json.of(long(2), 1500);
-    assert.equal(json.of(first, 1500), JSON.stringify(presentGeofence(first, 1500, { geometry: false })));
   });
 
   it('is one cache for the routes that print fences without geometry', () => {

@@ -32,28 +32,35 @@ export function presentGeofence(g: Geofence, now: number, opts: { geometry?: boo
  * printed by `polygonJson` (about 4.5 times faster than JSON.stringify on doubles). Tracks and searches
  * print fences by the thousand a second that no cache holds yet; building `presentGeofence`'s object
  * first (`compact`'s keyed stores take V8's slow path) cost more than the printing.
+ *
+ * The pieces are joined, not added with `+`: V8 keeps a text built with `+` as a tree of its pieces,
+ * and `GeofenceJson` keeps these texts to put them into response after response. A joined text is one
+ * string, copied into a response at once; a tree is walked piece by piece every time (with 100,000
+ * fences kept, ~3 µs against ~25 µs for a response of four fences).
  */
 export function geofenceJson(g: Geofence, now: number, geometry = true): string {
-  let s = `{"_id":${JSON.stringify(g.id)}`;
-  s += isoField('createdAt', g.createdAt);
-  s += isoField('updatedAt', g.updatedAt);
-  s += jsonField('live', g.live);
-  s += jsonField('tag', g.tag);
-  s += jsonField('externalId', g.externalId);
-  s += jsonField('description', g.description);
-  s += jsonField('type', g.type);
-  s += jsonField('mode', g.mode);
   // Read once: a tracking index's circle redraws its outline on every read (`leanGeofence`).
   const outline = geometry ? g.geometry : undefined;
-  if (outline) s += `,"geometry":${polygonJson(outline)}`;
-  s += `,"geometryCenter":${pointJson(g.geometryCenter)}`;
-  s += jsonField('geometryRadius', g.geometryRadius);
-  s += jsonField('metadata', g.metadata);
-  s += jsonField('userId', g.userId);
-  s += jsonField('enabled', isGeofenceEnabled(g, now));
-  s += isoField('disableAfter', g.disableAfter);
-  s += isoField('deleteAfter', g.deleteAfter);
-  s += jsonField('stopDetection', g.stopDetection);
-  s += jsonField('dwellThreshold', g.dwellThreshold);
-  return `${s}}`;
+  return [
+    `{"_id":${JSON.stringify(g.id)}`,
+    isoField('createdAt', g.createdAt),
+    isoField('updatedAt', g.updatedAt),
+    jsonField('live', g.live),
+    jsonField('tag', g.tag),
+    jsonField('externalId', g.externalId),
+    jsonField('description', g.description),
+    jsonField('type', g.type),
+    jsonField('mode', g.mode),
+    outline ? `,"geometry":${polygonJson(outline)}` : '',
+    `,"geometryCenter":${pointJson(g.geometryCenter)}`,
+    jsonField('geometryRadius', g.geometryRadius),
+    jsonField('metadata', g.metadata),
+    jsonField('userId', g.userId),
+    jsonField('enabled', isGeofenceEnabled(g, now)),
+    isoField('disableAfter', g.disableAfter),
+    isoField('deleteAfter', g.deleteAfter),
+    jsonField('stopDetection', g.stopDetection),
+    jsonField('dwellThreshold', g.dwellThreshold),
+    '}',
+  ].join('');
 }

@@ -1,4 +1,4 @@
-import { setBounded } from '../../cache/bounded-map.js';
+import { LRUCache } from 'lru-cache';
 import type { StoreChange } from '../../domain/ports/store.js';
 import type { Tenant } from '../../domain/tenant.js';
 
@@ -13,13 +13,15 @@ interface Entry {
  * geofence). Writing the JSON of a fence with a 65-vertex outline costs more than the rest of the request
  * together (printing doubles is slow), so each document is serialised once per change, and kept as the
  * bytes sent (no copy nor UTF-8 encoding per response). Entries are
- * dropped on every write this process makes and on every change another process reports; the oldest
- * entry goes first when the cache is full.
+ * dropped on every write this process makes and on every change another process reports; the least
+ * recently read go first when the cache is full.
  */
 export class JsonCache {
-  readonly #entries = new Map<string, Entry>();
+  readonly #entries: LRUCache<string, Entry>;
 
-  constructor(private readonly maxEntries = 50_000) {}
+  constructor(maxEntries = 50_000) {
+    this.#entries = new LRUCache({ max: maxEntries });
+  }
 
   get(tenant: Tenant, id: string, now: number): Buffer | undefined {
     const key = keyOf(tenant, id);
@@ -31,7 +33,7 @@ export class JsonCache {
   }
 
   put(tenant: Tenant, id: string, body: Buffer, validUntil = Number.POSITIVE_INFINITY): void {
-    setBounded(this.#entries, keyOf(tenant, id), { body, validUntil }, this.maxEntries);
+    this.#entries.set(keyOf(tenant, id), { body, validUntil });
   }
 
   forget(tenant: Tenant, id: string): void {

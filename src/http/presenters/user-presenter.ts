@@ -1,4 +1,3 @@
-import { flat } from '../../cache/flat-string.js';
 import { presentInsights, storedInsights } from '../../domain/insights/insights-tracker.js';
 import { storedPlace } from '../../domain/places/places-tracker.js';
 import type { User } from '../../domain/users/user.js';
@@ -76,15 +75,14 @@ const NO_EXTRA: Record<string, unknown> = {};
 
 /**
  * `JSON.stringify(presentUser(u, geofences))`, the fences given as the text of their JSON array (see
- * `GeofenceJson`): the user's text around the array is printed once and kept.
+ * `GeofenceJson`): the user's text around the array is printed once and kept (joined, for the reason
+ * `geofenceJson` gives).
  */
 export function userJson(u: User, geofencesJson: string): string {
   let p = parts.get(u);
   if (p === undefined) {
     // Without feature fields nothing can stand in for a core field.
-    const [before, after] = userJsonAround(u, NO_EXTRA)!;
-    // Kept contiguous, as GeofenceJson keeps its texts.
-    p = [flat(before), flat(after)] as const;
+    p = userJsonAround(u, NO_EXTRA)!;
     parts.set(u, p);
   }
   return `${p[0]}${geofencesJson}${p[1]}`;
@@ -96,34 +94,40 @@ export function userJson(u: User, geofencesJson: string): string {
  */
 function userJsonAround(u: User, extra: Record<string, unknown>): readonly [string, string] | null {
   for (const k in extra) if (CORE_FIELDS.has(k)) return null;
-  let s = `{"_id":${JSON.stringify(u.id)}`;
-  s += jsonField('live', u.live);
-  s += jsonField('userId', u.userId);
-  s += jsonField('deviceId', u.deviceId);
-  s += jsonField('installId', u.installId);
-  s += jsonField('description', u.description);
-  s += jsonField('metadata', u.metadata);
-  if (u.location) s += `,"location":${pointJson(u.location)}`;
-  s += jsonField('locationAccuracy', u.locationAccuracy);
-  s += jsonField('foreground', u.foreground);
-  s += jsonField('stopped', u.stopped);
-  s += jsonField('deviceType', u.deviceType);
-  s += jsonField('ip', u.ip);
-  s += isoField('createdAt', u.createdAt);
-  s += isoField('updatedAt', u.updatedAt);
+  const before = [
+    `{"_id":${JSON.stringify(u.id)}`,
+    jsonField('live', u.live),
+    jsonField('userId', u.userId),
+    jsonField('deviceId', u.deviceId),
+    jsonField('installId', u.installId),
+    jsonField('description', u.description),
+    jsonField('metadata', u.metadata),
+    u.location ? `,"location":${pointJson(u.location)}` : '',
+    jsonField('locationAccuracy', u.locationAccuracy),
+    jsonField('foreground', u.foreground),
+    jsonField('stopped', u.stopped),
+    jsonField('deviceType', u.deviceType),
+    jsonField('ip', u.ip),
+    isoField('createdAt', u.createdAt),
+    isoField('updatedAt', u.updatedAt),
+    ',"geofences":',
+  ];
   // The stored state's insights and place keep their place even when `extra` gives their value.
   const insights = Boolean(u.state.insights);
   const place = Boolean(u.state.places);
-  let after = '';
+  const after: string[] = [];
   if (insights)
-    after += jsonField(
-      'insights',
-      Object.hasOwn(extra, 'insights') ? extra.insights : presentInsights(storedInsights(u.state.insights)),
+    after.push(
+      jsonField(
+        'insights',
+        Object.hasOwn(extra, 'insights') ? extra.insights : presentInsights(storedInsights(u.state.insights)),
+      ),
     );
-  if (place) after += jsonField('place', Object.hasOwn(extra, 'place') ? extra.place : storedPlace(u.state.places));
+  if (place) after.push(jsonField('place', Object.hasOwn(extra, 'place') ? extra.place : storedPlace(u.state.places)));
   for (const k in extra) {
     if ((insights && k === 'insights') || (place && k === 'place')) continue;
-    after += jsonField(k, extra[k]);
+    after.push(jsonField(k, extra[k]));
   }
-  return [`${s},"geofences":`, `${after}}`];
+  after.push('}');
+  return [before.join(''), after.join('')];
 }

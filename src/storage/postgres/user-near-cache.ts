@@ -1,7 +1,8 @@
+import type { LRUCache } from 'lru-cache';
 import type pg from 'pg';
-import { setBounded } from '../../cache/bounded-map.js';
 import type { StoreChange } from '../../domain/ports/store.js';
 import { UserLocationIndex } from '../../domain/search/user-location-index.js';
+import { keptUsers, MAX_KEPT_USERS } from '../../domain/search/user-location-registry.js';
 import { type Tenant, tenantKey } from '../../domain/tenant.js';
 import type { User } from '../../domain/users/user.js';
 import type { Position } from '../../geo/types.js';
@@ -44,8 +45,11 @@ interface TenantUsers {
   index: UserLocationIndex;
   /** The version of the last write applied, by `_id`, deleted users included (ids are never reused). */
   versions: Map<string, number>;
-  /** Stored users at the version in `versions`, as written here or read by searches. */
-  docs: Map<string, User>;
+  /**
+   * Stored users at the version in `versions`, as written here or read by searches, bounded as
+   * UserLocationRegistry keeps them for SQLite.
+   */
+  docs: LRUCache<string, User>;
 }
 
 interface Loading {
@@ -53,9 +57,6 @@ interface Loading {
   /** Writes heard while the tenant's users load, applied after them (versions decide). */
   pending: Array<{ id: string; location: Position | null; version: number; doc: User | null }>;
 }
-
-/** Stored users kept per tenant, as UserLocationRegistry keeps them for SQLite. */
-const MAX_DOCS = 100_000;
 
 /** Accepts every user: `nearest` takes a filter; the domain filters metadata itself. */
 const anyUser = (): boolean => true;
@@ -157,14 +158,14 @@ export class UserNearCache {
        WHERE project_id = $1 AND live = $2 AND location IS NOT NULL`,
       [tenant.projectId, tenant.live],
     );
-    const t: TenantUsers = { index: new UserLocationIndex(), versions: new Map(), docs: new Map() };
+    const t: TenantUsers = { index: new UserLocationIndex(), versions: new Map(), docs: keptUsers() };
     t.index.load(rows.map((r) => ({ id: r.id, location: [r.x, r.y], metadata: null })));
     for (const r of rows) t.versions.set(r.id, r.version);
     // The documents too, as many as are kept (the most recently updated): read ten at a time by the
     // searches instead, they cost PostgreSQL a query per search until every user has been returned once.
     const docs = await this.pool.query<{ doc: User; version: number }>(
       `SELECT doc, version FROM users WHERE project_id = $1 AND live = $2 AND location IS NOT NULL
-       ORDER BY updated_at DESC LIMIT ${MAX_DOCS}`,
+       ORDER BY updated_at DESC LIMIT ${MAX_KEPT_USERS}`,
       [tenant.projectId, tenant.live],
     );
     for (const r of docs.rows) apply(t, r.doc.id, r.doc.location ?? null, r.version, r.doc);
@@ -215,6 +216,6 @@ function apply(t: TenantUsers, id: string, location: Position | null, version: n
   t.versions.set(id, version);
   if (location) t.index.upsert(id, location, null);
   else t.index.remove(id);
-  if (doc) setBounded(t.docs, id, doc, MAX_DOCS);
+  if (doc) t.docs.set(id, doc);
   else t.docs.delete(id);
 }

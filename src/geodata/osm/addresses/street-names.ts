@@ -1,4 +1,4 @@
-import { setBounded } from '../../../cache/bounded-map.js';
+import { LRUCache } from 'lru-cache';
 import { normalizeName } from '../../normalize-name.js';
 
 // USPS Publication 28, appendix C1: common street suffixes, full word → standard abbreviation. Keys are
@@ -171,15 +171,15 @@ export function lastWordForms(word: string): readonly string[] {
   let forms = formsKept.get(word);
   if (!forms) {
     forms = wordForms(word);
-    setBounded(formsKept, word, forms, MAX_KEPT);
+    formsKept.set(word, forms);
   }
   return forms;
 }
 
 // Street names and typed last words kept with their forms: a few thousand distinct strings a region.
 const MAX_KEPT = 20_000;
-const formsKept = new Map<string, readonly string[]>();
-const uspsKept = new Map<string, string>();
+const formsKept = new LRUCache<string, readonly string[]>({ max: MAX_KEPT });
+const uspsKept = new LRUCache<string, string>({ max: MAX_KEPT });
 
 function wordForms(word: string): readonly string[] {
   const out = new Set([word]);
@@ -201,7 +201,7 @@ export function uspsStreet(name: string): string {
   let line = uspsKept.get(name);
   if (line === undefined) {
     line = uspsLine(name);
-    setBounded(uspsKept, name, line, MAX_KEPT);
+    uspsKept.set(name, line);
   }
   return line;
 }
