@@ -1,11 +1,11 @@
 import { LRUCache } from 'lru-cache';
-import type { TravelMode } from '../domain/geofences/geofence.js';
 import { distanceMeters } from '../geo/distance-meters.js';
 import type { Position } from '../geo/types.js';
 import type { PackSource } from '../geodata/live-pack.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import { ESTIMATE_PROFILES, estimateRoute } from './estimate-router.js';
 import type { ModeGraph, NetworkRoute, Snap, TargetSpace } from './graph/mode-graph.js';
+import type { GraphMode, RouteMode } from './graph/profiles.js';
 import type { Router, RouteSummary } from './router.js';
 
 /** How far from the nearest routable road a point may be and still be routed on it. */
@@ -39,7 +39,11 @@ export class RoadRouter implements Router {
    * (the last `KEPT_TARGETS` destinations), since trips to one store ask for the same destination on
    * every update. Same answers as `routeSync`.
    */
-  async route(origin: Position, destination: Position, mode: TravelMode): Promise<RouteSummary> {
+  async route(origin: Position, destination: Position, mode: RouteMode): Promise<RouteSummary> {
+    if (mode === 'motorbike') {
+      const r = this.routeSync(origin, destination, mode);
+      return { distanceMeters: r.distanceMeters, durationSeconds: r.durationSeconds };
+    }
     const graphs = this.graphs(mode);
     const target = this.targetOf(graphs, destination);
     const from = snapOn(graphs, origin);
@@ -75,21 +79,23 @@ export class RoadRouter implements Router {
   private readonly targets = new WeakMap<readonly ModeGraph[], LRUCache<string, KeptTarget>>();
 
   /** The route now (graphs are in memory); `withLine` adds its geometry. */
-  routeSync(origin: Position, destination: Position, mode: TravelMode, withLine = false): DetailedRoute {
-    const graphs = this.graphs(mode);
+  routeSync(origin: Position, destination: Position, mode: RouteMode, withLine = false): DetailedRoute {
+    const graphs = this.graphs(graphModeOf(mode));
     const from = snapOn(graphs, origin);
     const to = snapOn(graphs, destination);
     const g = onGraph(graphs, origin, from, destination, to);
     if (g < 0) return estimated(origin, destination, mode, withLine);
-    const r = graphs[g]!.route(from[g]!, to[g]!, withLine);
+    const r = graphs[g]!.route(from[g]!, to[g]!, withLine, mode === 'motorbike');
     return onRoads(origin, from[g]!, destination, to[g]!, r, mode, withLine);
   }
 
   /**
    * Every origin to every destination, rows by origin: each point is snapped once, and each region's
-   * graph answers all its pairs in one many-to-many query.
+   * graph answers all its pairs in one many-to-many query. Motorbikes are one route per pair (at most 25,
+   * tens of µs each): re-timing a route needs its path, which the bucket query does not keep.
    */
-  matrixSync(origins: readonly Position[], destinations: readonly Position[], mode: TravelMode): DetailedRoute[][] {
+  matrixSync(origins: readonly Position[], destinations: readonly Position[], mode: RouteMode): DetailedRoute[][] {
+    if (mode === 'motorbike') return origins.map((o) => destinations.map((d) => this.routeSync(o, d, mode)));
     const graphs = this.graphs(mode);
     const from = origins.map((p) => snapOn(graphs, p));
     const to = destinations.map((p) => snapOn(graphs, p));
@@ -108,7 +114,7 @@ export class RoadRouter implements Router {
   }
 
   /** The mode's graph of the region whose roads are nearest to `p` (within the snap limit), with the snap. */
-  snapped(p: Position, mode: TravelMode): { graph: ModeGraph; snap: Snap } | null {
+  snapped(p: Position, mode: GraphMode): { graph: ModeGraph; snap: Snap } | null {
     let best: { graph: ModeGraph; snap: Snap } | null = null;
     for (const graph of this.graphs(mode)) {
       const snap = graph.snap(p, SNAP_LIMIT_METERS);
@@ -118,7 +124,7 @@ export class RoadRouter implements Router {
   }
 
   /** The mode's graphs of the current pack's regions, listed once per pack (this runs on every route). */
-  private graphs(mode: TravelMode): readonly ModeGraph[] {
+  private graphs(mode: GraphMode): readonly ModeGraph[] {
     const pack = this.packs.current();
     if (!pack) return [];
     let byMode = this.graphsOf.get(pack);
@@ -137,7 +143,12 @@ export class RoadRouter implements Router {
     return graphs;
   }
 
-  private readonly graphsOf = new WeakMap<GeodataPack, Map<TravelMode, ModeGraph[]>>();
+  private readonly graphsOf = new WeakMap<GeodataPack, Map<GraphMode, ModeGraph[]>>();
+}
+
+/** The graph a mode drives on: motorbikes use the car's (same roads and access), re-timed. */
+function graphModeOf(mode: RouteMode): GraphMode {
+  return mode === 'motorbike' ? 'car' : mode;
 }
 
 /** The snap of `p` on each graph (null where it is farther than the limit from every road). */
@@ -172,7 +183,7 @@ function onRoads(
   destination: Position,
   b: Snap,
   r: NetworkRoute | null,
-  mode: TravelMode,
+  mode: RouteMode,
   withLine: boolean,
 ): DetailedRoute {
   if (!r) return estimated(origin, destination, mode, withLine);
@@ -188,7 +199,7 @@ function onRoads(
   return out;
 }
 
-function estimated(origin: Position, destination: Position, mode: TravelMode, withLine: boolean): DetailedRoute {
+function estimated(origin: Position, destination: Position, mode: RouteMode, withLine: boolean): DetailedRoute {
   const estimate: DetailedRoute = { source: 'estimate', ...estimateRoute(origin, destination, mode) };
   if (withLine) estimate.line = [origin, destination];
   return estimate;

@@ -12,7 +12,8 @@ import { commaList, latLng, num, oneOf, param, parseLatLng } from '../params/ind
 /** The spec's cap on origins × destinations per matrix request. */
 export const MATRIX_MAX_ROUTES = 25;
 
-const MODES = ['foot', 'bike', 'car'] as const;
+/** Motorbikes drive the car graph re-timed; trucks have a graph of their own (docs/routing.md). */
+const MODES = ['foot', 'bike', 'car', 'truck', 'motorbike'] as const;
 const UNITS = ['metric', 'imperial'] as const;
 const GEOMETRIES = ['linestring', 'polyline', 'polyline5', 'polyline6'] as const;
 type Geometry = (typeof GEOMETRIES)[number];
@@ -54,7 +55,7 @@ export function routeRoutes(app: FastifyInstance, { services }: AppDeps): void {
       },
     },
     ({ query }) => {
-      if (query.modes.length === 0) throw invalidParam('modes', 'must list at least one of foot, bike, car.');
+      if (query.modes.length === 0) throw invalidParam('modes', `must list at least one of ${MODES.join(', ')}.`);
       const routes: Record<string, unknown> = {
         geodesic: { distance: formatDistance(distanceMeters(query.origin, query.destination), query.units) },
       };

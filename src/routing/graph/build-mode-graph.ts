@@ -1,7 +1,6 @@
-import type { TravelMode } from '../../domain/geofences/geofence.js';
 import { distanceMeters } from '../../geo/distance-meters.js';
 import type { OsmFile, OsmRelation } from '../../geodata/osm/osm-file.js';
-import { wayUse } from './profiles.js';
+import { type GraphMode, MOTORBIKE_FACTORS, wayUse } from './profiles.js';
 
 /**
  * The road network of one mode, before contraction. Ways are cut at junctions (nodes shared by two
@@ -32,7 +31,12 @@ export interface ModeNetwork {
   edgeMeters: Float64Array;
   /** `chain * 2 + direction` (0 from→to, 1 to→from) that each graph edge travels. */
   edgeChainDir: Uint32Array;
-  /** Turn restriction relations applied (car only). */
+  /**
+   * Car graph only: seconds a motorbike takes over each chain (either open direction), so a car route
+   * can be re-timed for motorbikes without a graph of their own. Absent in packs imported before it.
+   */
+  chainMotorbikeSec?: Float64Array;
+  /** Turn restriction relations applied (car and truck). */
   restrictions: number;
 }
 
@@ -59,13 +63,14 @@ class F64 {
   }
 }
 
-export function buildModeNetwork(osm: OsmFile, mode: TravelMode): ModeNetwork {
+export function buildModeNetwork(osm: OsmFile, mode: GraphMode): ModeNetwork {
   // Which ways the mode uses, and how.
   const ways = osm.ways.flatMap((way) => {
     const use = wayUse(way.tags, mode);
     return use && (use.forward || use.backward) ? [{ way, use }] : [];
   });
-  const restrictionsAt = mode === 'car' ? carRestrictions(osm.relations, osm) : new Map<number, Restriction[]>();
+  const restrictionsAt =
+    mode === 'car' || mode === 'truck' ? turnRestrictions(osm.relations, osm, mode) : new Map<number, Restriction[]>();
 
   // Junctions: nodes used twice (by one or more ways), way ends, via nodes, the middle of closed ways.
   const uses = new Uint8Array(osm.nodeCount);
@@ -108,6 +113,7 @@ export function buildModeNetwork(osm: OsmFile, mode: TravelMode): ModeNetwork {
   const fwd = new F64();
   const bwd = new F64();
   const chainWay = new F64();
+  const motorbike = new F64();
   for (const { way, use } of ways) {
     let startJ = -1;
     let prev: [number, number] | null = null;
@@ -136,6 +142,7 @@ export function buildModeNetwork(osm: OsmFile, mode: TravelMode): ModeNetwork {
         fwd.push(use.forward ? sec : -1);
         bwd.push(use.backward ? sec : -1);
         chainWay.push(way.id);
+        motorbike.push(sec * (MOTORBIKE_FACTORS[way.tags.highway ?? ''] ?? 1));
         // The junction also starts the next chain.
         startJ = endJ;
         chainStart.push(coordLon.n);
@@ -240,21 +247,29 @@ export function buildModeNetwork(osm: OsmFile, mode: TravelMode): ModeNetwork {
     edgeSec: eSec.done(),
     edgeMeters: eMeters.done(),
     edgeChainDir: Uint32Array.from(eChainDir.done()),
+    ...(mode === 'car' ? { chainMotorbikeSec: motorbike.done() } : {}),
     restrictions: [...restrictedJ.values()].reduce((n, rules) => n + rules.length, 0),
   };
 }
 
 /**
- * Car turn restrictions with a via node, keyed by the via node's OSM id: `no_*` forbids from→to,
- * `only_*` forbids every other exit from `from`. Via-way restrictions and ones that exempt cars are skipped.
+ * Car (or truck) turn restrictions with a via node, keyed by the via node's OSM id: `no_*` forbids
+ * from→to, `only_*` forbids every other exit from `from`. Via-way restrictions and ones that exempt the
+ * vehicle are skipped.
  */
-function carRestrictions(relations: readonly OsmRelation[], osm: OsmFile): Map<number, Restriction[]> {
+function turnRestrictions(
+  relations: readonly OsmRelation[],
+  osm: OsmFile,
+  mode: 'car' | 'truck',
+): Map<number, Restriction[]> {
+  const own = mode === 'car' ? 'motorcar' : 'hgv';
+  const exempt = new RegExp(`\\b(${own}|motor_vehicle)\\b`);
   const out = new Map<number, Restriction[]>();
   for (const rel of relations) {
     if (rel.tags.type !== 'restriction') continue;
-    const kind = rel.tags['restriction:motorcar'] ?? rel.tags['restriction:motor_vehicle'] ?? rel.tags.restriction;
+    const kind = rel.tags[`restriction:${own}`] ?? rel.tags['restriction:motor_vehicle'] ?? rel.tags.restriction;
     if (!kind || !/^(no_|only_)/.test(kind)) continue;
-    if (/\b(motorcar|motor_vehicle)\b/.test(rel.tags.except ?? '')) continue;
+    if (exempt.test(rel.tags.except ?? '')) continue;
     const from = rel.members.find((m) => m.role === 'from' && m.type === 'way');
     const to = rel.members.find((m) => m.role === 'to' && m.type === 'way');
     const vias = rel.members.filter((m) => m.role === 'via');

@@ -31,6 +31,13 @@ export interface TargetSpace {
   meters: Float64Array;
 }
 
+/** A CH route unpacked: first chain direction (from the origin's snap), original edges, last one. */
+interface RoutePath {
+  startCd: number;
+  edges: number[];
+  endCd: number;
+}
+
 /** Where a search starts or ends: a graph node, the cost to/from the snap, and the chain direction used. */
 interface Terminal {
   node: number;
@@ -125,8 +132,11 @@ export class ModeGraph {
     return best;
   }
 
-  /** Fastest route between two snaps; null when the network does not connect them. */
-  route(a: Snap, b: Snap, withLine = false): NetworkRoute | null {
+  /**
+   * Fastest route between two snaps; null when the network does not connect them. `motorbike` (car
+   * graph) keeps the route and gives the seconds a motorbike takes over it (`chainMotorbikeSec`).
+   */
+  route(a: Snap, b: Snap, withLine = false, motorbike = false): NetworkRoute | null {
     const sources = this.terminals(a, true);
     const targets = this.terminals(b, false);
     let best = Number.POSITIVE_INFINITY;
@@ -178,10 +188,38 @@ export class ModeGraph {
         heap,
       );
     }
-    if (meet < 0) return direct;
+    if (meet < 0) {
+      if (direct && motorbike) direct.seconds = direct.meters * this.motorbikeRate(a.chain);
+      return direct;
+    }
     const out: NetworkRoute = { seconds: best, meters: bestMeters };
-    if (withLine) out.line = this.lineOf(a, b, meet);
+    if (!withLine && !motorbike) return out;
+    const path = this.pathOf(meet);
+    if (withLine) out.line = this.lineOf(a, b, path);
+    if (motorbike) out.seconds = this.motorbikeSeconds(a, b, path);
     return out;
+  }
+
+  /** Motorbike seconds per meter on chain c: its own timing where stored, else the car's. */
+  private motorbikeRate(c: number): number {
+    const length = this.chainLength(c);
+    if (length <= 0) return 0;
+    const own = this.net.chainMotorbikeSec?.[c];
+    return (own ?? Math.max(this.chainSeconds(c, 0), this.chainSeconds(c, 1))) / length;
+  }
+
+  /** The seconds a motorbike takes over the path of a route: partial first and last chains, whole ones between. */
+  private motorbikeSeconds(a: Snap, b: Snap, path: RoutePath): number {
+    const { startCd, edges, endCd } = path;
+    const sc = startCd >> 1;
+    const ec = endCd >> 1;
+    let seconds = ((startCd & 1) === 0 ? this.chainLength(sc) - a.measure : a.measure) * this.motorbikeRate(sc);
+    for (const e of edges) {
+      const c = this.net.edgeChainDir[e]! >> 1;
+      seconds += this.chainLength(c) * this.motorbikeRate(c);
+    }
+    seconds += ((endCd & 1) === 0 ? b.measure : this.chainLength(ec) - b.measure) * this.motorbikeRate(ec);
+    return seconds;
   }
 
   /**
@@ -542,7 +580,8 @@ export class ModeGraph {
   }
 
   /** The route line: origin chain part, every chain of the unpacked path, destination chain part. */
-  private lineOf(a: Snap, b: Snap, meet: number): Position[] {
+  /** The original graph edges of the route through `meet`, and the chain directions it starts and ends on. */
+  private pathOf(meet: number): RoutePath {
     const { ch, sg } = this;
     // Forward half: walk parents from meet back to the source, collecting CH edges (owner, index).
     const fEdges: number[] = [];
@@ -578,6 +617,11 @@ export class ModeGraph {
       // A down edge at node o from higher node h is the original direction h→o.
       this.unpack(ch.downNode[p]!, ownerOf(ch.downStart, p), ch.downVia[p]!, original);
     }
+    return { startCd, edges: original, endCd };
+  }
+
+  private lineOf(a: Snap, b: Snap, path: RoutePath): Position[] {
+    const { startCd, edges: original, endCd } = path;
     const length = (c: number) => this.chainLength(c);
     const line: Position[] = [];
     const sc = startCd >> 1;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Position } from '../../geo/types.js';
 import { OsmFile, type OsmRelation, type OsmTags, type OsmWay } from '../../geodata/osm/osm-file.js';
+import { type GraphMode, parseMaxheight, parseMaxweight } from './profiles.js';
 import { buildRoadGraphs, openRoadGraphs } from './road-graphs.js';
 
 /**
@@ -55,7 +56,7 @@ async function built(osm: OsmFile) {
 /** Meters of the fastest route between two points by a mode, or null when not connected. */
 function meters(
   graphs: NonNullable<Awaited<ReturnType<typeof openRoadGraphs>>>,
-  mode: 'car' | 'bike' | 'foot',
+  mode: GraphMode,
   a: Position,
   b: Position,
 ) {
@@ -211,5 +212,71 @@ describe('road graphs', () => {
     const g = graphs.graph('car')!;
     assert.equal(g.snap(at(4, 4), 20), null);
     assert.ok(g.route(g.snap(at(0, 0), 5)!, g.snap(at(0, 4), 5)!));
+  });
+
+  it('keeps trucks off roads closed to them, too low or too weak, where cars drive', async () => {
+    // Row 2 closed to trucks between columns; column 2 too low; column 3 too weak. Row 2's middle
+    // block is the way from (2,1) to (2,3): compare with an open grid.
+    const { graphs, result } = await built(
+      gridFile([], [], (row, i): OsmTags => {
+        if (row && i === 2) return { highway: 'residential', hgv: 'no' };
+        if (!row && i === 2) return { highway: 'residential', maxheight: '12\'6"' };
+        if (!row && i === 3) return { highway: 'residential', maxweight: '7.5' };
+        if (!row && i === 1) return { highway: 'residential', maxheight: '4.5', maxweight: '20 st' };
+        return residential();
+      }),
+    );
+    assert.ok(result.counts.truckEdges! < result.counts.carEdges!);
+    const car = graphs.graph('car')!;
+    const truck = graphs.graph('truck')!;
+    assert.equal(truck.snap([0.0025, 0.002], 5), null, 'hgv=no row');
+    assert.equal(truck.snap([0.002, 0.0025], 5), null, 'maxheight 12 ft 6 in (3.8 m)');
+    assert.equal(truck.snap([0.003, 0.0025], 5), null, 'maxweight 7.5 t');
+    assert.ok((truck.snap([0.001, 0.0025], 5)?.offMeters ?? 99) < 1, '4.5 m and 18 t fit');
+    assert.ok((car.snap([0.0025, 0.002], 5)?.offMeters ?? 99) < 1);
+    // Along row 2 a car drives straight; a truck goes round by row 1 or 3.
+    const byCar = meters(graphs, 'car', at(2, 0), at(2, 4))!;
+    const byTruck = meters(graphs, 'truck', [0, 0.002], [0.004, 0.002])!;
+    assert.ok(Math.abs(byCar - 444.8) < 3, `${byCar}`);
+    assert.ok(byTruck > byCar + 200, `truck ${byTruck}`);
+    // Slower than a car on the same road: 20 km/h against 25 on residential streets.
+    const t = truck.route(truck.snap(at(0, 0), 5)!, truck.snap(at(0, 4), 5)!)!;
+    assert.ok(Math.abs(t.seconds - 444.8 / (20 / 3.6)) < 1, `${t.seconds}`);
+  });
+
+  it('times the car route for motorbikes: same path, quicker on town roads, the same on motorways', async () => {
+    const { graphs } = await built(
+      gridFile([], [], (row, i): OsmTags => (row && i === 4 ? { highway: 'motorway', oneway: 'no' } : residential())),
+    );
+    const car = graphs.graph('car')!;
+    const a = car.snap(at(0, 0), 5)!;
+    const b = car.snap([0.003, 0.0022], 5)!;
+    const byCar = car.route(a, b, true)!;
+    const byMotorbike = car.route(a, b, true, true)!;
+    assert.equal(byMotorbike.meters, byCar.meters);
+    assert.deepEqual(byMotorbike.line, byCar.line);
+    assert.ok(Math.abs(byMotorbike.seconds - byCar.seconds * 0.9) < 1e-6, `${byMotorbike.seconds} ${byCar.seconds}`);
+    // Along one chain (no CH search), and on the motorway row, where motorbikes keep the car's speed.
+    const along = car.route(car.snap([0.0002, 0], 5)!, car.snap([0.0008, 0], 5)!, false, true)!;
+    assert.ok(
+      Math.abs(along.seconds - car.route(car.snap([0.0002, 0], 5)!, car.snap([0.0008, 0], 5)!)!.seconds * 0.9) < 1e-6,
+    );
+    const m = [car.snap([0.0002, 0.004], 5)!, car.snap([0.0038, 0.004], 5)!] as const;
+    assert.ok(Math.abs(car.route(m[0], m[1], false, true)!.seconds - car.route(m[0], m[1])!.seconds) < 1e-6);
+  });
+
+  it('reads height and weight limits in the units OSM uses', () => {
+    assert.equal(parseMaxheight('4.2'), 4.2);
+    assert.equal(parseMaxheight('4.2 m'), 4.2);
+    assert.ok(Math.abs(parseMaxheight(`14'4"`)! - 4.369) < 0.001);
+    assert.ok(Math.abs(parseMaxheight('13 ft')! - 3.962) < 0.001);
+    assert.equal(parseMaxheight('default'), null);
+    assert.equal(parseMaxheight('none'), null);
+    assert.equal(parseMaxweight('14.5'), 14.5);
+    assert.equal(parseMaxweight('7.5 t'), 7.5);
+    assert.ok(Math.abs(parseMaxweight('10 st')! - 9.07) < 0.01);
+    assert.ok(Math.abs(parseMaxweight('20000 lbs')! - 9.07) < 0.01);
+    assert.equal(parseMaxweight('3500 kg'), 3.5);
+    assert.equal(parseMaxweight('unsigned'), null);
   });
 });

@@ -1,22 +1,21 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Flatbush from 'flatbush';
-import type { TravelMode } from '../../domain/geofences/geofence.js';
 import type { OsmFile } from '../../geodata/osm/osm-file.js';
 import type { OsmBuildResult } from '../../geodata/osm/osm-layer-builder.js';
 import { type NumberColumn, readTable, writeTable } from '../../geodata/table-file.js';
 import { buildModeNetwork, type ModeNetwork } from './build-mode-graph.js';
 import { contract, type Hierarchy } from './contract.js';
 import { ModeGraph } from './mode-graph.js';
-import { ROUTING_MODES } from './profiles.js';
+import { type GraphMode, ROUTING_MODES } from './profiles.js';
 
-/** The car, bike and foot graphs of one region, opened for routing. */
+/** The car, bike, foot and truck graphs of one region, opened for routing. */
 export interface RoadGraphs {
-  readonly modes: readonly TravelMode[];
-  graph(mode: TravelMode): ModeGraph | null;
+  readonly modes: readonly GraphMode[];
+  graph(mode: GraphMode): ModeGraph | null;
 }
 
-const fileOf = (dir: string, mode: TravelMode) => join(dir, `roads-${mode}.bin`);
+const fileOf = (dir: string, mode: GraphMode) => join(dir, `roads-${mode}.bin`);
 
 const NETWORK_COLUMNS = [
   'junctionLon',
@@ -53,7 +52,7 @@ const HIERARCHY_COLUMNS = [
 const SIGNED = new Set(['upVia', 'downVia']);
 
 interface GraphMeta {
-  mode: TravelMode;
+  mode: GraphMode;
   restrictions: number;
 }
 
@@ -83,6 +82,7 @@ export async function buildRoadGraphs(
     const index = segmentIndex(net);
     const numbers: Record<string, NumberColumn> = {};
     for (const name of NETWORK_COLUMNS) numbers[name] = net[name];
+    if (net.chainMotorbikeSec) numbers.chainMotorbikeSec = net.chainMotorbikeSec;
     for (const name of HIERARCHY_COLUMNS) {
       const col = ch[name];
       numbers[name] = col instanceof Int32Array ? new Uint32Array(col.buffer, col.byteOffset, col.length) : col;
@@ -126,7 +126,7 @@ function segmentIndex(net: ModeNetwork): Flatbush {
 
 /** Opens what {@link buildRoadGraphs} wrote; null when the folder has none. */
 export async function openRoadGraphs(dir: string): Promise<RoadGraphs | null> {
-  const graphs = new Map<TravelMode, ModeGraph>();
+  const graphs = new Map<GraphMode, ModeGraph>();
   for (const mode of ROUTING_MODES) {
     const path = fileOf(dir, mode);
     if (!existsSync(path)) continue;
@@ -138,6 +138,9 @@ export async function openRoadGraphs(dir: string): Promise<RoadGraphs | null> {
     };
     const net = Object.fromEntries(NETWORK_COLUMNS.map((n) => [n, col(n)])) as unknown as ModeNetwork;
     net.restrictions = table.meta.restrictions;
+    // Optional: packs imported before motorbikes were timed lack it (their motorbikes time as cars).
+    const motorbike = table.numbers.chainMotorbikeSec;
+    if (motorbike instanceof Float64Array) net.chainMotorbikeSec = motorbike;
     const ch = Object.fromEntries(HIERARCHY_COLUMNS.map((n) => [n, col(n)])) as unknown as Hierarchy;
     const seg = col('segments') as Uint8Array;
     graphs.set(mode, new ModeGraph(net, ch, Flatbush.from(seg.buffer as ArrayBuffer, seg.byteOffset)));

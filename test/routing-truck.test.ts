@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { assertError } from './helpers/assertions.js';
+import { haversineMeters } from './helpers/fixtures.js';
+import { get } from './helpers/geodata.js';
+import { type OsmTestPack, withOsmRegion } from './helpers/osm.js';
+import { startServer, type TestServer } from './helpers/server.js';
+import type { LonLat } from './helpers/tracking.js';
+
+// Oʻahu: Kamehameha Highway (HI 99) eastbound at Waiawa, over a bridge tagged `maxweight=14.5` (OSM way
+// 500378786, one-way as half of the divided highway). A car crosses it; the default 18 t truck cannot.
+const BEFORE_BRIDGE: LonLat = [-158.0135, 21.4282];
+const AFTER_BRIDGE: LonLat = [-158.0095, 21.4262];
+const DOWNTOWN: LonLat = [-157.8583, 21.3069];
+const KAILUA: LonLat = [-157.7394, 21.3983];
+/** Kansas: no imported roads anywhere near. */
+const KANSAS: LonLat = [-98.5, 38.5];
+const KANSAS_EAST: LonLat = [-98.45, 38.52];
+
+const q = (p: LonLat) => `${p[1]},${p[0]}`;
+
+describe('truck and motorbike routes (Oʻahu)', () => {
+  let pack: OsmTestPack | { skip: string };
+  let s: TestServer;
+  before(async () => {
+    pack = await withOsmRegion('honolulu-oahu-hi-2018.osm.pbf');
+    if ('skip' in pack) return;
+    s = await startServer({ env: { GEODATA_DIR: pack.dataDir } });
+  });
+  after(async () => {
+    if (pack && !('skip' in pack)) {
+      await s?.close();
+      await pack.remove();
+    }
+  });
+  const skipped = (t: { skip(m: string): void }) => {
+    if ('skip' in pack) {
+      t.skip(pack.skip);
+      return true;
+    }
+    return false;
+  };
+  const distance = (origin: LonLat, destination: LonLat, modes: string) =>
+    get(s, '/v1/route/distance', { origin: q(origin), destination: q(destination), modes, units: 'metric' });
+  const matrix = (origins: LonLat[], destinations: LonLat[], mode: string) =>
+    get(s, '/v1/route/matrix', {
+      origins: origins.map(q).join('|'),
+      destinations: destinations.map(q).join('|'),
+      mode,
+      units: 'metric',
+    });
+
+  it('builds a truck graph at import, without the ways trucks may not use', (t) => {
+    if (skipped(t)) return;
+    const { counts } = (pack as OsmTestPack).imports[0]!;
+    assert.ok(counts.truckEdges! > 50_000, `truck edges ${counts.truckEdges}`);
+    assert.ok(counts.truckEdges! < counts.carEdges!, `truck ${counts.truckEdges} car ${counts.carEdges}`);
+  });
+
+  it('sends the truck round a bridge its weight limit closes, where the car crosses it', async (t) => {
+    if (skipped(t)) return;
+    const res = await distance(BEFORE_BRIDGE, AFTER_BRIDGE, 'car,truck');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const { car, truck } = res.body.routes;
+    // The car: about 2.2 km along the highway; the truck: back round by the H-1, several times as far.
+    assert.ok(car.distance.value < 3000, `car ${car.distance.value} m`);
+    assert.ok(truck.distance.value > car.distance.value * 3, `truck ${truck.distance.value} m`);
+    assert.ok(truck.duration.value > car.duration.value * 2, `truck ${truck.duration.value} min`);
+  });
+
+  it('drives a truck slower than a car over the same roads, and a motorbike a little quicker', async (t) => {
+    if (skipped(t)) return;
+    const res = await distance(DOWNTOWN, KAILUA, 'car,truck,motorbike');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const { car, truck, motorbike } = res.body.routes;
+    assert.ok(Math.abs(truck.distance.value - car.distance.value) < car.distance.value * 0.1, 'about the same roads');
+    assert.ok(
+      truck.duration.value > car.duration.value * 1.05,
+      `truck ${truck.duration.value} car ${car.duration.value}`,
+    );
+    // The motorbike rides the car's route: the same meters, at most 10% less time (town roads).
+    assert.equal(motorbike.distance.value, car.distance.value);
+    assert.ok(motorbike.duration.value < car.duration.value, `motorbike ${motorbike.duration.value}`);
+    assert.ok(motorbike.duration.value >= car.duration.value * 0.9 - 0.1, `motorbike ${motorbike.duration.value}`);
+  });
+
+  it('answers truck and motorbike matrices with the routes of route distance', async (t) => {
+    if (skipped(t)) return;
+    const points = [BEFORE_BRIDGE, AFTER_BRIDGE, DOWNTOWN];
+    for (const mode of ['truck', 'motorbike']) {
+      const res = await matrix(points, [AFTER_BRIDGE, KAILUA], mode);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.matrix.length, 3);
+      for (const row of res.body.matrix) {
+        for (const cell of row) {
+          const one = await distance(points[cell.originIndex]!, [AFTER_BRIDGE, KAILUA][cell.destinationIndex]!, mode);
+          const r = one.body.routes[mode];
+          assert.equal(cell.distance.value, r.distance.value, `${mode} ${cell.originIndex}→${cell.destinationIndex}`);
+          assert.equal(cell.duration.value, r.duration.value, `${mode} ${cell.originIndex}→${cell.destinationIndex}`);
+        }
+      }
+      if (mode === 'truck') assert.ok(res.body.matrix[0][0].distance.value > 6000, 'the truck goes round the bridge');
+    }
+  });
+
+  it('estimates truck and motorbike routes outside road coverage at their own speeds', async (t) => {
+    if (skipped(t)) return;
+    const res = await distance(KANSAS, KANSAS_EAST, 'car,truck,motorbike');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const straight = haversineMeters(KANSAS, KANSAS_EAST);
+    const { truck, motorbike } = res.body.routes;
+    for (const [r, kmh] of [
+      [truck, 35],
+      [motorbike, 45],
+    ] as const) {
+      assert.ok(Math.abs(r.distance.value - straight * 1.3) < 1, `${r.distance.value}`);
+      assert.ok(Math.abs(r.duration.value - (straight * 1.3) / ((kmh * 1000) / 60)) < 0.1, `${r.duration.value}`);
+    }
+  });
+
+  it('refuses a mode it does not know, naming the parameter', async (t) => {
+    if (skipped(t)) return;
+    assertError(await distance(DOWNTOWN, KAILUA, 'car,plane'), 400, 'modes');
+    assertError(await matrix([DOWNTOWN], [KAILUA], 'plane'), 400, 'mode');
+  });
+});
