@@ -179,7 +179,6 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
     // a GiST insert into this index (2.7% of PostgreSQL's time in the new-device track row).
     sql: 'DROP INDEX users_location;',
   },
-  // ---- SDK settings and verified location signing keys (issue 48, geofence sync / remote options) ----
   {
     version: 11,
     name: 'sdk-settings-and-signing-keys',
@@ -193,8 +192,6 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
         public_jwk jsonb NOT NULL, created_at bigint NOT NULL, PRIMARY KEY (project_id, live));
     `,
   },
-  // ---- end of the SDK settings block ----
-  // ---- SDK calls (conversions, device logs): one block, renumber on merge if another comes first ----
   {
     version: 12,
     name: 'conversion-days-and-device-logs',

@@ -152,7 +152,6 @@ export const SQLITE_MIGRATIONS: Array<{ version: number; name: string; sql: stri
       CREATE INDEX deliveries_page ON deliveries(project_id, live, created_at DESC, id DESC);
     `,
   },
-  // ---- SDK settings and verified location signing keys (issue 48, geofence sync / remote options) ----
   {
     version: 10,
     name: 'sdk_settings_and_signing_keys',
@@ -167,8 +166,6 @@ export const SQLITE_MIGRATIONS: Array<{ version: number; name: string; sql: stri
         public_jwk TEXT NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY (project_id, live));
     `,
   },
-  // ---- end of the SDK settings block ----
-  // ---- SDK calls (conversions, device logs): one block, renumber on merge if another comes first ----
   {
     version: 11,
     name: 'conversion_days_and_device_logs',
