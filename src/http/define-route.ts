@@ -1,6 +1,8 @@
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import type { Tenant } from '../domain/tenant.js';
 import { type AuthLevel, tenantOf } from './context.js';
+import { listAnswerBody } from './json-list-body.js';
 import { type ParamSpec, type Parsed, paramsParser } from './params/index.js';
 import { rejectIllFormedText } from './params/well-formed-text.js';
 
@@ -39,10 +41,11 @@ type NoParams = Record<never, never>;
 
 /**
  * A whole response body already serialised as JSON (meta included), sent as it is: for hot reads that
- * keep the text of a document, or its bytes (see `JsonCache`).
+ * keep the text of a document, or its bytes (see `JsonCache`), or a long list printed a chunk at a time
+ * (`jsonListBody`).
  */
 export class JsonText {
-  constructor(readonly text: string | Buffer) {}
+  constructor(readonly text: string | Buffer | Readable) {}
 }
 
 export function defineRoute<
@@ -94,7 +97,12 @@ function respond(reply: FastifyReply, out: Record<string, unknown> | JsonText): 
     return out.text;
   }
   const { meta, ...rest } = out as { meta?: Record<string, unknown> };
-  return { meta: { code: 200, ...meta }, ...rest };
+  const answer = { meta: { code: 200, ...meta }, ...rest };
+  // A long list is printed in chunks between which other requests are served (json-list-body.ts).
+  const body = listAnswerBody(answer);
+  if (body === undefined) return answer;
+  reply.type('application/json; charset=utf-8');
+  return body;
 }
 
 function toJsonSchema(spec: ParamSpec): Record<string, unknown> {
