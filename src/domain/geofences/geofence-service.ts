@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
 import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -50,6 +51,10 @@ export class GeofenceService {
       mode: input.mode,
       builder: this.isochrones,
     });
+    // Checking a 10,000-position outline, storing it and indexing it each take tens of milliseconds:
+    // a turn of the event loop between them lets other requests through. Not between storing and
+    // telling the listeners: two PUTs of one fence would then let the older reach the index last.
+    await nextTurn();
     const now = this.clock.now();
     // The store keeps the id and createdAt of the fence that holds the tag and externalId; one past its
     // deleteAfter is gone for every read, so the store deletes it rather than bringing it back.
@@ -78,6 +83,7 @@ export class GeofenceService {
     );
     if (replacedId !== null) for (const l of this.listeners) l(tenant, { deletedId: replacedId });
     for (const l of this.listeners) l(tenant, { upserted: saved });
+    await nextTurn();
     return saved;
   }
 
