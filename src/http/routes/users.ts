@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { Tenant } from '../../domain/tenant.js';
 import type { User } from '../../domain/users/user.js';
@@ -18,8 +19,9 @@ export function userRoutes(app: FastifyInstance, { services, clock }: AppDeps): 
         // fences read each fence's stored document (outline included) for every user.
         let fence = seen.get(m.geofenceId);
         if (fence === undefined) {
-          fence = services.geofences
-            .find(tenant, m.geofenceId)
+          // Each in a turn of its own: a fence with its outline is up to 400 KB of JSON to parse.
+          fence = nextTurn()
+            .then(() => services.geofences.find(tenant, m.geofenceId))
             .then((g) => (g === null ? null : presentGeofence(g, now, { geometry: false })));
           seen.set(m.geofenceId, fence);
         }
