@@ -1,6 +1,9 @@
+import type { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import type { Tenant } from '../domain/tenant.js';
 import { type AuthLevel, tenantOf } from './context.js';
+import { listAnswerBody } from './json-list-body.js';
 import { type ParamSpec, type Parsed, paramsParser } from './params/index.js';
 import { rejectIllFormedText } from './params/well-formed-text.js';
 
@@ -39,10 +42,11 @@ type NoParams = Record<never, never>;
 
 /**
  * A whole response body already serialised as JSON (meta included), sent as it is: for hot reads that
- * keep the text of a document, or its bytes (see `JsonCache`).
+ * keep the text of a document, or its bytes (see `JsonCache`), or a long list printed a chunk at a time
+ * (`jsonListBody`).
  */
 export class JsonText {
-  constructor(readonly text: string | Buffer) {}
+  constructor(readonly text: string | Buffer | Readable) {}
 }
 
 export function defineRoute<
@@ -74,19 +78,28 @@ export function defineRoute<
     },
     // Not async: a handler that answers at once (a cached read) then costs no promise.
     handler: (req, reply) => {
-      rejectIllFormedText(req.params);
-      rejectIllFormedText(req.query);
-      rejectIllFormedText(req.body);
-      const params = parsePath(req.params);
-      const query = parseQuery(req.query);
-      const bodySource = def.bodyFromQuery ? { ...(req.query as object), ...(req.body as object) } : req.body;
-      const body = parseBody(bodySource);
-      const tenant = def.auth === 'none' ? { projectId: '', live: false } : tenantOf(req.auth);
-      const out = handler({ query, body, params, tenant, req, reply });
-      return out instanceof Promise ? out.then((o) => respond(reply, o)) : respond(reply, out);
+      // A large body (settings at their limits, a 10,000-position outline, a replay) took tens of
+      // milliseconds to read and parse: checking it is left to the next turn of the event loop.
+      if (Number(req.headers['content-length']) > LARGE_BODY_BYTES) return nextTurn().then(() => handle(req, reply));
+      return handle(req, reply);
     },
   });
+  function handle(req: FastifyRequest, reply: FastifyReply): unknown {
+    rejectIllFormedText(req.params);
+    rejectIllFormedText(req.query);
+    rejectIllFormedText(req.body);
+    const params = parsePath(req.params);
+    const query = parseQuery(req.query);
+    const bodySource = def.bodyFromQuery ? { ...(req.query as object), ...(req.body as object) } : req.body;
+    const body = parseBody(bodySource);
+    const tenant = def.auth === 'none' ? { projectId: '', live: false } : tenantOf(req.auth);
+    const out = handler({ query, body, params, tenant, req, reply });
+    return out instanceof Promise ? out.then((o) => respond(reply, o)) : respond(reply, out);
+  }
 }
+
+/** Bodies above this are checked a turn of the event loop after they are parsed (see `defineRoute`). */
+const LARGE_BODY_BYTES = 256 * 1024;
 
 function respond(reply: FastifyReply, out: Record<string, unknown> | JsonText): unknown {
   if (out instanceof JsonText) {
@@ -94,7 +107,12 @@ function respond(reply: FastifyReply, out: Record<string, unknown> | JsonText): 
     return out.text;
   }
   const { meta, ...rest } = out as { meta?: Record<string, unknown> };
-  return { meta: { code: 200, ...meta }, ...rest };
+  const answer = { meta: { code: 200, ...meta }, ...rest };
+  // A long list is printed in chunks between which other requests are served (json-list-body.ts).
+  const body = listAnswerBody(answer);
+  if (body === undefined) return answer;
+  reply.type('application/json; charset=utf-8');
+  return body;
 }
 
 function toJsonSchema(spec: ParamSpec): Record<string, unknown> {

@@ -1,8 +1,9 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
 import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Metadata } from '../metadata.js';
-import type { Page, PageQuery } from '../pagination.js';
+import { type Page, type PageQuery, readInTurns } from '../pagination.js';
 import type { GeofenceStore } from '../ports/geofence-store.js';
 import type { UserStore } from '../ports/user-store.js';
 import type { Tenant } from '../tenant.js';
@@ -50,6 +51,10 @@ export class GeofenceService {
       mode: input.mode,
       builder: this.isochrones,
     });
+    // Checking a 10,000-position outline, storing it and indexing it each take tens of milliseconds:
+    // a turn of the event loop between them lets other requests through. Not between storing and
+    // telling the listeners: two PUTs of one fence would then let the older reach the index last.
+    await nextTurn();
     const now = this.clock.now();
     // The store keeps the id and createdAt of the fence that holds the tag and externalId; one past its
     // deleteAfter is gone for every read, so the store deletes it rather than bringing it back.
@@ -78,6 +83,7 @@ export class GeofenceService {
     );
     if (replacedId !== null) for (const l of this.listeners) l(tenant, { deletedId: replacedId });
     for (const l of this.listeners) l(tenant, { upserted: saved });
+    await nextTurn();
     return saved;
   }
 
@@ -95,8 +101,18 @@ export class GeofenceService {
     return this.visible(await this.geofences.getByTag(tenant, tag, externalId), 'externalId');
   }
 
+  /**
+   * A long page is read 10 fences at a time, with turns of the event loop between (`readInTurns`): a
+   * fence with a 10,000-position outline is 400 KB of JSON to parse.
+   */
   async list(tenant: Tenant, query: PageQuery & { tag?: string | undefined }): Promise<Page<Geofence>> {
-    return this.geofences.list(tenant, { ...query, now: this.clock.now() });
+    const now = this.clock.now();
+    return readInTurns(
+      (q) => this.geofences.list(tenant, { ...query, ...q, now }),
+      query,
+      (g) => g.createdAt,
+      10,
+    );
   }
 
   async delete(tenant: Tenant, geofence: Geofence): Promise<void> {

@@ -1,5 +1,5 @@
 import { notFound } from '../errors.js';
-import type { Page, PageQuery } from '../pagination.js';
+import { type Page, type PageQuery, readInTurns } from '../pagination.js';
 import type { UserStore } from '../ports/user-store.js';
 import type { Tenant } from '../tenant.js';
 import type { User } from './user.js';
@@ -8,8 +8,13 @@ import type { User } from './user.js';
 export class UserService {
   constructor(private readonly users: UserStore) {}
 
+  /** A long page is read 100 users at a time, with turns of the event loop between (`readInTurns`). */
   list(tenant: Tenant, page: PageQuery): Promise<Page<User>> {
-    return this.users.list(tenant, page);
+    return readInTurns(
+      (q) => this.users.list(tenant, q),
+      page,
+      (u) => u.updatedAt,
+    );
   }
 
   /** By `_id`, `userId` or `deviceId`. */

@@ -4,6 +4,7 @@ import type { GeofenceHit } from '../../domain/search/geofence-search.js';
 import { maxTravelMeters } from '../../domain/search/travel-speed.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute, JsonText } from '../define-route.js';
+import { jsonListBody } from '../json-list-body.js';
 import { searchLimit, searchRadius } from '../params/common.js';
 import { bool, commaList, latLng, metadata, num, oneOf } from '../params/index.js';
 import { GeofenceJson, sharedGeofenceJson } from '../presenters/geofence-json.js';
@@ -22,9 +23,10 @@ export function searchRoutes(app: FastifyInstance, { services, clock }: AppDeps)
 
   const fencesBody = (hits: GeofenceHit[], json: GeofenceJson): JsonText => {
     const now = clock.now();
-    let body = '{"meta":{"code":200},"geofences":[';
-    for (let i = 0; i < hits.length; i++) body += (i === 0 ? '' : ',') + json.of(hits[i]!.geofence, now);
-    return new JsonText(`${body}]}`);
+    // 100 fences with 10,000-position outlines print 25 MB: a chunk at a time (json-list-body.ts).
+    return new JsonText(
+      jsonListBody('{"meta":{"code":200},"geofences":[', hits.length, (i) => json.of(hits[i]!.geofence, now), ']}'),
+    );
   };
 
   defineRoute(
@@ -92,12 +94,8 @@ export function searchRoutes(app: FastifyInstance, { services, clock }: AppDeps)
         limit: query.limit,
       });
       const now = clock.now();
-      let body = '{"meta":{"code":200},"users":[';
-      for (let i = 0; i < hits.length; i++) {
-        const { user, geofences } = hits[i]!;
-        body += (i === 0 ? '' : ',') + userJson(user, fenceJson.list(geofences, now));
-      }
-      return new JsonText(`${body}]}`);
+      const print = (i: number) => userJson(hits[i]!.user, fenceJson.list(hits[i]!.geofences, now));
+      return new JsonText(jsonListBody('{"meta":{"code":200},"users":[', hits.length, print, ']}'));
     },
   );
 }

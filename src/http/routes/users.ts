@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { Tenant } from '../../domain/tenant.js';
 import type { User } from '../../domain/users/user.js';
@@ -10,9 +11,24 @@ import { presentUser } from '../presenters/user-presenter.js';
 export function userRoutes(app: FastifyInstance, { services, clock }: AppDeps): void {
   const tag = 'Users';
   /** The fences a user is in, without their geometry (it can be large and is one request away). */
-  const userGeofences = async (tenant: Tenant, user: User) => {
-    const fences = await Promise.all(user.geofences.map((m) => services.geofences.find(tenant, m.geofenceId)));
-    return fences.filter((g) => g !== null).map((g) => presentGeofence(g, clock.now(), { geometry: false }));
+  const userGeofences = async (tenant: Tenant, user: User, seen = new Map<string, Promise<unknown>>()) => {
+    const now = clock.now();
+    const fences = await Promise.all(
+      user.geofences.map((m) => {
+        // Within one answer, each fence is read and presented once: 1,000 users listed in the same
+        // fences read each fence's stored document (outline included) for every user.
+        let fence = seen.get(m.geofenceId);
+        if (fence === undefined) {
+          // Each in a turn of its own: a fence with its outline is up to 400 KB of JSON to parse.
+          fence = nextTurn()
+            .then(() => services.geofences.find(tenant, m.geofenceId))
+            .then((g) => (g === null ? null : presentGeofence(g, now, { geometry: false })));
+          seen.set(m.geofenceId, fence);
+        }
+        return fence;
+      }),
+    );
+    return fences.filter((g) => g !== null);
   };
   defineRoute(
     app,
@@ -30,7 +46,10 @@ export function userRoutes(app: FastifyInstance, { services, clock }: AppDeps): 
         before: query.updatedBefore,
         after: query.updatedAfter,
       });
-      const users = await Promise.all(page.items.map(async (u) => presentUser(u, await userGeofences(tenant, u))));
+      const seen = new Map<string, Promise<unknown>>();
+      const users = await Promise.all(
+        page.items.map(async (u) => presentUser(u, await userGeofences(tenant, u, seen))),
+      );
       return { meta: { hasMore: page.hasMore }, users };
     },
   );
