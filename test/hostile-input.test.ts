@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertError, assertOk } from './helpers/assertions.js';
+import { square } from './helpers/fixtures.js';
 import { startGeodataServer } from './helpers/geodata.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { track, trackBody, typesOf } from './helpers/tracking.js';
@@ -457,17 +458,6 @@ async function raw(s: TestServer, method: string, target: string, headers: Recor
   const res = await fetch(`${s.url}${target}`, { method, headers, body });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: JSON.parse(text) as { meta: Record<string, unknown> } };
-}
-
-/** A square ring of side `d` degrees with its south-west corner at `[x, y]`. */
-function square(x: number, y: number, d: number): number[][] {
-  return [
-    [x, y],
-    [x + d, y],
-    [x + d, y + d],
-    [x, y + d],
-    [x, y],
-  ];
 }
 
 /** A ring whose edges' boxes all overlap (long, leaning teeth): every pair was a candidate before. */
