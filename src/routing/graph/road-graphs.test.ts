@@ -104,7 +104,9 @@ describe('road graphs', () => {
 
   it('answers a matrix with the routes of one query per pair (one-ways, a turn restriction, one chain)', async () => {
     const { graphs } = await built(
-      gridFile([], [NO_LEFT_TURN], (row, i) => (row && i === 3 ? { highway: 'residential', oneway: 'yes' } : residential())),
+      gridFile([], [NO_LEFT_TURN], (row, i) =>
+        row && i === 3 ? { highway: 'residential', oneway: 'yes' } : residential(),
+      ),
     );
     const points: Position[] = [
       at(0, 0),
