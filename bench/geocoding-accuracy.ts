@@ -26,6 +26,7 @@ import { streetKey } from '../src/geodata/osm/addresses/street-names.js';
 import { importOsm } from '../src/geodata/osm/import-osm.js';
 import { openGeodataPack } from '../src/geodata/pack.js';
 import { copyOfSharedTestPack, fixturesDir, missingFixturesMessage } from '../src/geodata/test-pack.js';
+import { seededRandom } from '../test/helpers/seeded-random.js';
 
 const FILE = 'queens-village-ny-2016.osm.pbf';
 const REGION = 'queens-village-ny-2016';
@@ -36,14 +37,7 @@ const { values } = parseArgs({
 const sampleSize = Number(values.sample);
 
 // A fixed sequence (mulberry32): the same sample on every run.
-let seed = 0x5eed;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+const random = seededRandom(0x5eed);
 
 async function dataDir(): Promise<{ dir: string; remove?: () => Promise<void> }> {
   const given = process.env.GEODATA_DIR;

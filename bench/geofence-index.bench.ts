@@ -20,18 +20,13 @@ import type { GeofenceMembership } from '../src/domain/users/user.js';
 import { circlePolygon } from '../src/geo/circle-polygon.js';
 import { TreeBuildThread } from '../src/geo/tree-build-thread.js';
 import type { Position, Ring } from '../src/geo/types.js';
+import { seededRandom } from '../test/helpers/seeded-random.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
 
 // Deterministic PRNG (mulberry32) so runs are comparable.
-let seed = 42;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+const random = seededRandom(42);
 const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 
 const M_PER_DEG = 111_195;

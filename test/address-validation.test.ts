@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { assertError, assertOk } from './helpers/assertions.js';
 import { haversineMeters } from './helpers/fixtures.js';
 import { get } from './helpers/geodata.js';
-import { type OsmTestPack, withOsmRegion } from './helpers/osm.js';
+import { osmServerSuite } from './helpers/osm-server.js';
 import { loadRadarJs } from './helpers/radar-sdk-js.js';
-import { startServer, type TestServer } from './helpers/server.js';
 
 // Queens Village (2016): 32k addresses with NYC's hyphenated numbers and tagged postcodes.
 const QUEENS = 'queens-village-ny-2016.osm.pbf';
@@ -26,31 +25,16 @@ type Validation = {
 };
 
 describe('GET /v1/addresses/validate against an imported OSM region (Queens)', () => {
-  let pack: OsmTestPack | undefined;
-  let s: TestServer;
-  let skip: string | undefined;
-  before(async () => {
-    const made = await withOsmRegion(QUEENS);
-    if ('skip' in made) {
-      skip = made.skip;
-      return;
-    }
-    pack = made;
-    s = await startServer({ env: { GEODATA_DIR: pack.dataDir } });
-  });
-  after(async () => {
-    await s?.close();
-    await pack?.remove();
-  });
+  const osm = osmServerSuite([QUEENS]);
   const validate = async (params: Record<string, string>): Promise<Validation> => {
-    const res = await get(s, '/v1/addresses/validate', params);
+    const res = await get(osm.s, '/v1/addresses/validate', params);
     assertOk(res);
     assert.equal(res.body.meta.code, 200);
     return res.body;
   };
 
   it('a real address is verified, and the record is the one of the address layer', async (t) => {
-    if (skip) return t.skip(skip);
+    if (osm.skipped(t)) return;
     const v = await validate(KNOWN);
     assert.equal(v.result.verificationStatus, 'verified');
     assert.deepEqual(v.result.differences, []);
@@ -72,7 +56,7 @@ describe('GET /v1/addresses/validate against an imported OSM region (Queens)', (
   });
 
   it('a wrong ZIP, a misspelt street or a number the street lacks is partially verified, naming what differed', async (t) => {
-    if (skip) return t.skip(skip);
+    if (osm.skipped(t)) return;
     const zip = await validate({ ...KNOWN, postalCode: '11428' });
     assert.equal(zip.result.verificationStatus, 'partially verified');
     assert.deepEqual(zip.result.differences, [{ field: 'postalCode', given: '11428', matched: '11427' }]);
@@ -99,7 +83,7 @@ describe('GET /v1/addresses/validate against an imported OSM region (Queens)', (
   });
 
   it('a misspelt street that could be either of two streets is ambiguous; a street alone is partially verified', async (t) => {
-    if (skip) return t.skip(skip);
+    if (osm.skipped(t)) return;
     // `Huson Road` is one letter from both Hudson Road and Huron Road of the extract.
     const asked: Record<string, string>[] = [
       { street: 'Huson Road' },
@@ -119,7 +103,7 @@ describe('GET /v1/addresses/validate against an imported OSM region (Queens)', (
   });
 
   it('an address outside every imported region is unverified, not an error, and echoes the input', async (t) => {
-    if (skip) return t.skip(skip);
+    if (osm.skipped(t)) return;
     const input = {
       number: '1600',
       street: 'Pennsylvania Ave NW',
@@ -137,8 +121,8 @@ describe('GET /v1/addresses/validate against an imported OSM region (Queens)', (
   });
 
   it('bad input is a 400 naming the parameter', async (t) => {
-    if (skip) return t.skip(skip);
-    const bad = (params: Record<string, string>) => get(s, '/v1/addresses/validate', params);
+    if (osm.skipped(t)) return;
+    const bad = (params: Record<string, string>) => get(osm.s, '/v1/addresses/validate', params);
     assertError(await bad({ number: '12', city: 'Queens Village' }), 400, 'addressLabel', 'addressLabel is required');
     assertError(await bad({ ...KNOWN, countryCode: 'USA' }), 400, 'countryCode');
     assertError(await bad({ ...KNOWN, postalCode: '<script>' }), 400, 'postalCode');
@@ -147,13 +131,13 @@ describe('GET /v1/addresses/validate against an imported OSM region (Queens)', (
     // Odd but well-formed text is no error: nothing matches it.
     const odd = await validate({ number: '?', street: '!!! ###', postalCode: '00000' });
     assert.equal(odd.result.verificationStatus, 'unverified');
-    const noKey = await s.request('GET', '/v1/addresses/validate?street=Springfield%20Blvd', { key: null });
+    const noKey = await osm.s.request('GET', '/v1/addresses/validate?street=Springfield%20Blvd', { key: null });
     assert.equal(noKey.status, 401);
   });
 
   it('radar-sdk-js validateAddress reads address and result.verificationStatus', async (t) => {
-    if (skip) return t.skip(skip);
-    const Radar = (await loadRadarJs(s.url, s.keys.test.publishable, KNOWN_AT)) as unknown as {
+    if (osm.skipped(t)) return;
+    const Radar = (await loadRadarJs(osm.s.url, osm.s.keys.test.publishable, KNOWN_AT)) as unknown as {
       validateAddress(p: Record<string, string>): Promise<Validation>;
     };
     const ok = await Radar.validateAddress(KNOWN);

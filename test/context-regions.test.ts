@@ -6,20 +6,17 @@ import { assertOk } from './helpers/assertions.js';
 import { runCli } from './helpers/cli.js';
 import { get, setRegions, startGeodataServer } from './helpers/geodata.js';
 import { startServer, type TestServer } from './helpers/server.js';
+import { serverSuite } from './helpers/server-suite.js';
 import { track, trackBody, typesOf } from './helpers/tracking.js';
 
 const HONOLULU = '21.3069,-157.8583';
 const context = (s: TestServer, coordinates: string) => get(s, '/v1/context', { coordinates });
 
 describe('GET /v1/context regions', () => {
-  let s: TestServer;
-  before(async () => {
-    s = await startGeodataServer();
-  });
-  after(() => s.close());
+  const srv = serverSuite(startGeodataServer);
 
   it('a point in Honolulu is US / HI / a 968xx ZIP, beside the geofences and mirrored at the top level', async () => {
-    const res = await context(s, HONOLULU);
+    const res = await context(srv.s, HONOLULU);
     assertOk(res);
     const c = res.body.context;
     assert.deepEqual(c.geofences, []);
@@ -33,17 +30,17 @@ describe('GET /v1/context regions', () => {
   });
 
   it('a point in Vaduz is Liechtenstein; the open sea is no region at all', async () => {
-    const vaduz = (await context(s, '47.141,9.521')).body.context;
+    const vaduz = (await context(srv.s, '47.141,9.521')).body.context;
     assert.equal(vaduz.country.code, 'LI');
     assert.equal(vaduz.country.flag, '🇱🇮');
     assert.equal(vaduz.postalCode, undefined, 'ZIP codes are US only');
-    const sea = await context(s, '20,-150');
+    const sea = await context(srv.s, '20,-150');
     assertOk(sea);
     assert.deepEqual(Object.keys(sea.body.context).sort(), ['geofences', 'live']);
   });
 
   it('needs no feature switch: context is stateless and anonymous', async () => {
-    const live = await context(s, HONOLULU);
+    const live = await context(srv.s, HONOLULU);
     assert.equal(live.body.context.state.code, 'HI');
   });
 });

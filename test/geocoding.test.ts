@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertError, assertOk } from './helpers/assertions.js';
 import { get, labels, startGeodataServer } from './helpers/geodata.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import type { TestServer } from './helpers/server.js';
+import { serverSuite } from './helpers/server-suite.js';
 
 const COARSE = ['neighborhood', 'postalCode', 'locality', 'county', 'state', 'country'];
 const FINE = ['place', 'address', 'intersection', 'street'];
@@ -192,11 +193,7 @@ describe('geocoding over the world pack', () => {
 });
 
 describe('a server without a geodata pack', () => {
-  let s: TestServer;
-  before(async () => {
-    s = await startServer();
-  });
-  after(() => s.close());
+  const srv = serverSuite();
 
   it('answers geocoding with a 503 that says how to build the pack, and attribution with a note', async () => {
     for (const [path, params] of [
@@ -205,11 +202,11 @@ describe('a server without a geodata pack', () => {
       ['/v1/geocode/ip', { ip: '8.8.8.8' }],
       ['/v1/search/autocomplete', { query: 'hono' }],
     ] as const) {
-      assertError(await get(s, path, params), 503, undefined, 'import world');
+      assertError(await get(srv.s, path, params), 503, undefined, 'import world');
     }
     // Bad parameters are still reported as such.
-    assertError(await get(s, '/v1/geocode/reverse', {}), 400, 'coordinates');
-    const credits = await s.request('GET', '/v1/attribution');
+    assertError(await get(srv.s, '/v1/geocode/reverse', {}), 400, 'coordinates');
+    const credits = await srv.s.request('GET', '/v1/attribution');
     assertOk(credits);
     assert.deepEqual(credits.body.sources, []);
     assert.match(credits.body.notes[0], /import world/);

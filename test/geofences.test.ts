@@ -14,6 +14,9 @@ import { ManualClock, startServer, type TestServer } from './helpers/server.js';
 
 type Position = [number, number];
 
+/** How `pageThrough` walks GET /v1/geofences: newest first, by `createdBefore`. */
+const FENCE_PAGES = { path: '/v1/geofences', field: 'geofences', timeField: 'createdAt', cursor: 'createdBefore' };
+
 describe('geofences', () => {
   let s: TestServer;
   let clock: ManualClock;
@@ -641,24 +644,11 @@ describe('geofence pagination exactness', () => {
     // Many fences share a millisecond on any machine fast enough to matter; say so when none did.
     t.diagnostic(`250 fences over ${times.size} distinct creation times`);
 
-    const items = await pageThrough(s, key, {
-      path: '/v1/geofences',
-      field: 'geofences',
-      timeField: 'createdAt',
-      cursor: 'createdBefore',
-      limit: 100,
-    });
+    const items = await pageThrough(s, key, { ...FENCE_PAGES, limit: 100 });
     assertExactlyOnce(items, ids);
     assertNewestFirst(items, 'createdAt');
 
-    const tagged = await pageThrough(s, key, {
-      path: '/v1/geofences',
-      field: 'geofences',
-      timeField: 'createdAt',
-      cursor: 'createdBefore',
-      limit: 60,
-      query: 'tag=bulk',
-    });
+    const tagged = await pageThrough(s, key, { ...FENCE_PAGES, limit: 60, query: 'tag=bulk' });
     assertExactlyOnce(tagged, ids);
   });
 
@@ -682,13 +672,7 @@ describe('geofence pagination exactness', () => {
         }
         clock.advance(1);
       }
-      const items = await pageThrough(held, key, {
-        path: '/v1/geofences',
-        field: 'geofences',
-        timeField: 'createdAt',
-        cursor: 'createdBefore',
-        limit: 100,
-      });
+      const items = await pageThrough(held, key, { ...FENCE_PAGES, limit: 100 });
       assertExactlyOnce(items, ids);
       assertNewestFirst(items, 'createdAt');
       // Newest first the runs are 10, 30, 30, ...: a page of 50 stops after the first two whole runs.

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertError, assertOk } from './helpers/assertions.js';
+import { square } from './helpers/fixtures.js';
 import { startGeodataServer } from './helpers/geodata.js';
 import { startServer, type TestServer } from './helpers/server.js';
+import { serverSuite } from './helpers/server-suite.js';
 import { track, trackBody, typesOf } from './helpers/tracking.js';
 
 /**
@@ -398,57 +400,58 @@ function hostileRequests(routes: Route[], s: TestServer) {
 }
 
 describe('text PostgreSQL cannot store', () => {
-  let s: TestServer;
-  before(async () => {
-    s = await startGeodataServer();
-  });
-  after(() => s.close());
+  const srv = serverSuite(startGeodataServer);
 
   it('refuses an unpaired surrogate in a fence and stores nothing', async () => {
-    const secret = s.keys.test.secret;
+    const secret = srv.s.keys.test.secret;
     const fence = { type: 'circle', coordinates: [-73.95, 40.75], radius: 500 };
-    const res = await s.request('PUT', '/v1/geofences/store/one', {
+    const res = await srv.s.request('PUT', '/v1/geofences/store/one', {
       key: secret,
       json: { ...fence, description: 'caf\ud800' },
     });
     assertError(res, 400, 'description', 'unpaired surrogate');
-    const bad = await s.request('PUT', '/v1/geofences/store/two', {
+    const bad = await srv.s.request('PUT', '/v1/geofences/store/two', {
       key: secret,
       json: { ...fence, description: 'd', metadata: { '\udc00': 'x' } },
     });
     assertError(bad, 400, 'metadata', 'unpaired surrogate');
-    const stored = await s.request('GET', '/v1/geofences', { key: secret });
+    const stored = await srv.s.request('GET', '/v1/geofences', { key: secret });
     assertOk(stored);
     assert.deepEqual(stored.body.geofences, []);
     // A well-formed pair (an emoji) is text like any other.
     assertOk(
-      await s.request('PUT', '/v1/geofences/store/one', { key: secret, json: { ...fence, description: 'ok 😀' } }),
+      await srv.s.request('PUT', '/v1/geofences/store/one', { key: secret, json: { ...fence, description: 'ok 😀' } }),
     );
   });
 
   it('refuses the NUL character in a track, a query and a path, and creates no user', async () => {
     const track = { deviceId: 'nul-device', latitude: 40.75, longitude: -73.95, accuracy: 10 };
-    const res = await s.request('POST', '/v1/track', {
-      key: s.keys.test.publishable,
+    const res = await srv.s.request('POST', '/v1/track', {
+      key: srv.s.keys.test.publishable,
       json: { ...track, metadata: { note: 'a\u0000b' } },
     });
     assertError(res, 400, 'metadata', 'NUL character');
     // Fields a track ignores are refused too: track participants read the raw body.
-    const beacon = await s.request('POST', '/v1/track', {
-      key: s.keys.test.publishable,
+    const beacon = await srv.s.request('POST', '/v1/track', {
+      key: srv.s.keys.test.publishable,
       json: { ...track, beacons: [{ uuid: '\u0000', major: '1', minor: '2' }] },
     });
     assertError(beacon, 400, 'beacons', 'NUL character');
-    const users = await s.request('GET', '/v1/users', { key: s.keys.test.secret });
+    const users = await srv.s.request('GET', '/v1/users', { key: srv.s.keys.test.secret });
     assertOk(users);
     assert.deepEqual(users.body.users, []);
     assertError(
-      await s.request('GET', '/v1/geofences?tag=a%00b', { key: s.keys.test.secret }),
+      await srv.s.request('GET', '/v1/geofences?tag=a%00b', { key: srv.s.keys.test.secret }),
       400,
       'tag',
       'NUL character',
     );
-    assertError(await s.request('GET', '/v1/geofences/a%00b', { key: s.keys.test.secret }), 400, 'id', 'NUL character');
+    assertError(
+      await srv.s.request('GET', '/v1/geofences/a%00b', { key: srv.s.keys.test.secret }),
+      400,
+      'id',
+      'NUL character',
+    );
   });
 });
 
@@ -457,17 +460,6 @@ async function raw(s: TestServer, method: string, target: string, headers: Recor
   const res = await fetch(`${s.url}${target}`, { method, headers, body });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: JSON.parse(text) as { meta: Record<string, unknown> } };
-}
-
-/** A square ring of side `d` degrees with its south-west corner at `[x, y]`. */
-function square(x: number, y: number, d: number): number[][] {
-  return [
-    [x, y],
-    [x + d, y],
-    [x + d, y + d],
-    [x, y + d],
-    [x, y],
-  ];
 }
 
 /** A ring whose edges' boxes all overlap (long, leaning teeth): every pair was a candidate before. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadRadarJs } from './helpers/radar-sdk-js.js';
 import { ManualClock, startServer, type TestServer } from './helpers/server.js';
-import { BROOKLYN, offset, putCircle, track, trackBody } from './helpers/tracking.js';
+import { BROOKLYN, deviceIds, offset, putCircle, track, trackBody } from './helpers/tracking.js';
 
 /** What iOS sends when its tracking options have syncGeofences on (RadarAPIClient.m): no limit. */
 const iosBody = (deviceId: string, userId: string, at = BROOKLYN) =>
@@ -38,11 +38,7 @@ interface WireFence {
 describe('nearby geofences for the mobile SDKs (geofence sync)', () => {
   let s: TestServer;
   const clock = new ManualClock(Date.now());
-  let device = 0;
-  const nextDevice = () => {
-    clock.advance(2000);
-    return `nearby-device-${++device}`;
-  };
+  const nextDevice = deviceIds(clock, 'nearby-device');
 
   before(async () => {
     s = await startServer({ clock });

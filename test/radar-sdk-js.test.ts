@@ -1,30 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { installBrowserShims } from './helpers/browser-shims.js';
 import { ManualClock, startServer, type TestServer } from './helpers/server.js';
 import { BROOKLYN, type LonLat, offset, putCircle } from './helpers/tracking.js';
-
-/** An in-memory Web Storage, enough for the SDK's `radar-*` keys. */
-class MemoryStorage {
-  private readonly items = new Map<string, string>();
-  get length(): number {
-    return this.items.size;
-  }
-  key(i: number): string | null {
-    return [...this.items.keys()][i] ?? null;
-  }
-  getItem(k: string): string | null {
-    return this.items.get(k) ?? null;
-  }
-  setItem(k: string, v: string): void {
-    this.items.set(k, String(v));
-  }
-  removeItem(k: string): void {
-    this.items.delete(k);
-  }
-  clear(): void {
-    this.items.clear();
-  }
-}
 
 interface SdkGeofence {
   _id: string;
@@ -76,27 +54,6 @@ interface RadarSdk {
 /** Where the shimmed `navigator.geolocation` says the device is. */
 let devicePosition: LonLat = BROOKLYN;
 
-/**
- * The browser globals radar-sdk-js 5.x reads under Node: `window.localStorage`, and `navigator`
- * with `permissions.query` (location authorization) and `geolocation.getCurrentPosition`.
- */
-function installBrowserShims(): void {
-  const g = globalThis as Record<string, unknown>;
-  g.window = { localStorage: new MemoryStorage() };
-  const navigatorShim = {
-    onLine: true,
-    permissions: { query: async () => ({ state: 'granted' }) },
-    geolocation: {
-      getCurrentPosition: (ok: (p: unknown) => void) =>
-        ok({
-          coords: { latitude: devicePosition[1], longitude: devicePosition[0], accuracy: 12 },
-          timestamp: Date.now(),
-        }),
-    },
-  };
-  Object.defineProperty(globalThis, 'navigator', { value: navigatorShim, configurable: true, writable: true });
-}
-
 describe('radar-sdk-js 5.x against a running server', () => {
   let s: TestServer;
   // The server's clock moves 30 s before each track, as a device tracking every half minute would.
@@ -108,7 +65,7 @@ describe('radar-sdk-js 5.x against a running server', () => {
   before(async () => {
     s = await startServer({ clock });
     await putCircle(s, 'store', 'sdk-1', BROOKLYN, 100, { metadata: { kind: 'flagship' } });
-    installBrowserShims();
+    installBrowserShims(() => devicePosition);
     Radar = (await import('radar-sdk-js')).default as RadarSdk;
     Radar.initialize(s.keys.test.publishable, { host: s.url, logLevel: 'none' });
     Radar.setUserId('sdk-user');

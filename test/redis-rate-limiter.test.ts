@@ -26,18 +26,20 @@ describe('Redis rate limiter', { skip: !process.env.TEST_REDIS_URL }, () => {
     { windowMs: 60_000, max: 8, label: 'minute' },
   ];
 
+  /** Consumes `key` of both limiters at `now` and asserts they decide alike; the memory limiter's answer. */
+  const consumeBoth = async (key: string, now: number, what: string) => {
+    const want = memory.consume(key, rules, now);
+    const got = await redis.consume(key, rules, now);
+    assert.deepEqual({ ...got, rule: got.rule.label }, { ...want, rule: want.rule.label }, what);
+    return want;
+  };
+
   it('decides as MemoryRateLimiter on a sequence that fills and reopens each of three windows', async () => {
     let now = 1_000_000;
     for (let i = 0; i < 60; i++) {
       now += [0, 150, 400, 1000][i % 4]!;
       for (const key of ['a', 'b']) {
-        const want = memory.consume(key, rules, now);
-        const got = await redis.consume(key, rules, now);
-        assert.deepEqual(
-          { ...got, rule: got.rule.label },
-          { ...want, rule: want.rule.label },
-          `request ${i} of ${key} at ${now}`,
-        );
+        await consumeBoth(key, now, `request ${i} of ${key} at ${now}`);
       }
     }
   });
@@ -48,13 +50,7 @@ describe('Redis rate limiter', { skip: !process.env.TEST_REDIS_URL }, () => {
     for (let i = 0; i < 80; i++) {
       now += [0, 300, 700, 1000, 2500][i % 5]!;
       for (const key of ['c', 'd']) {
-        const want = memory.consume(key, rules, now);
-        const got = await redis.consume(key, rules, now);
-        assert.deepEqual(
-          { ...got, rule: got.rule.label },
-          { ...want, rule: want.rule.label },
-          `request ${i} of ${key} at ${now}`,
-        );
+        const want = await consumeBoth(key, now, `request ${i} of ${key} at ${now}`);
         if (want.allowed) allowedAt[key]!.push(now);
         // Give back one in three of the allowed ones, sometimes the latest, sometimes an older one.
         if (i % 3 === 0 && allowedAt[key]!.length > 0) {

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { assertError } from './helpers/assertions.js';
 import { haversineMeters } from './helpers/fixtures.js';
 import { get } from './helpers/geodata.js';
-import { type OsmTestPack, withOsmRegion } from './helpers/osm.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { osmServerSuite } from './helpers/osm-server.js';
 import type { LonLat } from './helpers/tracking.js';
 
 // Oʻahu: Kamehameha Highway (HI 99) eastbound at Waiawa, over a bridge tagged `maxweight=14.5` (OSM way
@@ -20,30 +19,11 @@ const KANSAS_EAST: LonLat = [-98.45, 38.52];
 const q = (p: LonLat) => `${p[1]},${p[0]}`;
 
 describe('truck and motorbike routes (Oʻahu)', () => {
-  let pack: OsmTestPack | { skip: string };
-  let s: TestServer;
-  before(async () => {
-    pack = await withOsmRegion('honolulu-oahu-hi-2018.osm.pbf');
-    if ('skip' in pack) return;
-    s = await startServer({ env: { GEODATA_DIR: pack.dataDir } });
-  });
-  after(async () => {
-    if (pack && !('skip' in pack)) {
-      await s?.close();
-      await pack.remove();
-    }
-  });
-  const skipped = (t: { skip(m: string): void }) => {
-    if ('skip' in pack) {
-      t.skip(pack.skip);
-      return true;
-    }
-    return false;
-  };
+  const osm = osmServerSuite(['honolulu-oahu-hi-2018.osm.pbf']);
   const distance = (origin: LonLat, destination: LonLat, modes: string) =>
-    get(s, '/v1/route/distance', { origin: q(origin), destination: q(destination), modes, units: 'metric' });
+    get(osm.s, '/v1/route/distance', { origin: q(origin), destination: q(destination), modes, units: 'metric' });
   const matrix = (origins: LonLat[], destinations: LonLat[], mode: string) =>
-    get(s, '/v1/route/matrix', {
+    get(osm.s, '/v1/route/matrix', {
       origins: origins.map(q).join('|'),
       destinations: destinations.map(q).join('|'),
       mode,
@@ -51,14 +31,14 @@ describe('truck and motorbike routes (Oʻahu)', () => {
     });
 
   it('builds a truck graph at import, without the ways trucks may not use', (t) => {
-    if (skipped(t)) return;
-    const { counts } = (pack as OsmTestPack).imports[0]!;
+    if (osm.skipped(t)) return;
+    const { counts } = osm.pack.imports[0]!;
     assert.ok(counts.truckEdges! > 50_000, `truck edges ${counts.truckEdges}`);
     assert.ok(counts.truckEdges! < counts.carEdges!, `truck ${counts.truckEdges} car ${counts.carEdges}`);
   });
 
   it('sends the truck round a bridge its weight limit closes, where the car crosses it', async (t) => {
-    if (skipped(t)) return;
+    if (osm.skipped(t)) return;
     const res = await distance(BEFORE_BRIDGE, AFTER_BRIDGE, 'car,truck');
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const { car, truck } = res.body.routes;
@@ -69,7 +49,7 @@ describe('truck and motorbike routes (Oʻahu)', () => {
   });
 
   it('drives a truck slower than a car over the same roads, and a motorbike a little quicker', async (t) => {
-    if (skipped(t)) return;
+    if (osm.skipped(t)) return;
     const res = await distance(DOWNTOWN, KAILUA, 'car,truck,motorbike');
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const { car, truck, motorbike } = res.body.routes;
@@ -85,7 +65,7 @@ describe('truck and motorbike routes (Oʻahu)', () => {
   });
 
   it('answers truck and motorbike matrices with the routes of route distance', async (t) => {
-    if (skipped(t)) return;
+    if (osm.skipped(t)) return;
     const points = [BEFORE_BRIDGE, AFTER_BRIDGE, DOWNTOWN];
     for (const mode of ['truck', 'motorbike']) {
       const res = await matrix(points, [AFTER_BRIDGE, KAILUA], mode);
@@ -104,7 +84,7 @@ describe('truck and motorbike routes (Oʻahu)', () => {
   });
 
   it('estimates truck and motorbike routes outside road coverage at their own speeds', async (t) => {
-    if (skipped(t)) return;
+    if (osm.skipped(t)) return;
     const res = await distance(KANSAS, KANSAS_EAST, 'car,truck,motorbike');
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const straight = haversineMeters(KANSAS, KANSAS_EAST);
@@ -119,7 +99,7 @@ describe('truck and motorbike routes (Oʻahu)', () => {
   });
 
   it('refuses a mode it does not know, naming the parameter', async (t) => {
-    if (skipped(t)) return;
+    if (osm.skipped(t)) return;
     assertError(await distance(DOWNTOWN, KAILUA, 'car,plane'), 400, 'modes');
     assertError(await matrix([DOWNTOWN], [KAILUA], 'plane'), 400, 'mode');
   });

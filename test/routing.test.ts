@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { assertError } from './helpers/assertions.js';
 import { haversineMeters } from './helpers/fixtures.js';
 import { get } from './helpers/geodata.js';
-import { type OsmTestPack, withOsmRegion } from './helpers/osm.js';
-import { ManualClock, startServer, type TestServer } from './helpers/server.js';
+import { osmServerSuite } from './helpers/osm-server.js';
+import { ManualClock } from './helpers/server.js';
 import { type LonLat, track, trackBody, typesOf } from './helpers/tracking.js';
 import { startTrip, trackLater, tripEventsOf } from './helpers/trips.js';
 
@@ -25,29 +25,10 @@ const q = (p: LonLat) => `${p[1]},${p[0]}`;
 const FEET_PER_METER = 3.28084;
 
 describe('routing on imported roads (Oʻahu and Baltimore)', () => {
-  let pack: OsmTestPack | { skip: string };
-  let s: TestServer;
   const clock = new ManualClock();
-  before(async () => {
-    pack = await withOsmRegion('honolulu-oahu-hi-2018.osm.pbf', 'baltimore-md-2015.osm.pbf');
-    if ('skip' in pack) return;
-    s = await startServer({ clock, env: { GEODATA_DIR: pack.dataDir } });
-  });
-  after(async () => {
-    if (pack && !('skip' in pack)) {
-      await s?.close();
-      await pack.remove();
-    }
-  });
-  const skipped = (t: { skip(m: string): void }) => {
-    if ('skip' in pack) {
-      t.skip(pack.skip);
-      return true;
-    }
-    return false;
-  };
+  const osm = osmServerSuite(['honolulu-oahu-hi-2018.osm.pbf', 'baltimore-md-2015.osm.pbf'], { clock });
   const distance = (origin: LonLat, destination: LonLat, extra: Record<string, string> = {}) =>
-    get(s, '/v1/route/distance', {
+    get(osm.s, '/v1/route/distance', {
       origin: q(origin),
       destination: q(destination),
       modes: 'car',
@@ -56,15 +37,15 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
     });
 
   it('the import reports the road graphs it built', (t) => {
-    if (skipped(t)) return;
-    const oahu = (pack as OsmTestPack).imports[0]!;
+    if (osm.skipped(t)) return;
+    const oahu = osm.pack.imports[0]!;
     assert.ok(oahu.counts.carEdges! > 50_000, `car edges ${oahu.counts.carEdges}`);
     assert.ok(oahu.counts.footEdges! > oahu.counts.carEdges! * 0.9);
     assert.ok(oahu.counts.turnRestrictions! > 0, 'car turn restrictions applied');
   });
 
   it('drives, cycles and walks from downtown Honolulu to Kailua: longer than the straight line, foot slowest', async (t) => {
-    if (skipped(t)) return;
+    if (osm.skipped(t)) return;
     const res = await distance(DOWNTOWN, KAILUA, { modes: 'car,bike,foot' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const { geodesic, car, bike, foot } = res.body.routes;
@@ -83,7 +64,7 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
   });
 
   it('imperial units give feet and miles for the same route', async (t) => {
-    if (skipped(t)) return;
+    if (osm.skipped(t)) return;
     const metric = (await distance(DOWNTOWN, KAILUA)).body.routes.car;
     const res = await distance(DOWNTOWN, KAILUA, { units: 'imperial' });
     const car = res.body.routes.car;
@@ -100,7 +81,7 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
   });
 
   it('respects one-way streets for cars but not for walkers', async (t) => {
-    if (skipped(t)) return;
+    if (osm.skipped(t)) return;
     const straight = haversineMeters(ONEWAY_A, ONEWAY_B);
     const along = (await distance(ONEWAY_A, ONEWAY_B, { modes: 'car,foot' })).body.routes;
     const against = (await distance(ONEWAY_B, ONEWAY_A, { modes: 'car,foot' })).body.routes;
@@ -110,7 +91,7 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
   });
 
   it('routes in Baltimore too (a second imported region)', async (t) => {
-    if (skipped(t)) return;
+    if (osm.skipped(t)) return;
     const res = await distance(CANTON, FELLS_POINT, { modes: 'car,foot' });
     const straight = haversineMeters(CANTON, FELLS_POINT);
     const { car, foot } = res.body.routes;
@@ -120,7 +101,7 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
   });
 
   it('adds the route line on request: LineString from origin to destination, or an encoded polyline', async (t) => {
-    if (skipped(t)) return;
+    if (osm.skipped(t)) return;
     const res = await distance(DOWNTOWN, KAILUA, { geometry: 'linestring' });
     const line = res.body.routes.car.geometry;
     assert.equal(line.type, 'LineString');
@@ -138,7 +119,7 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
   });
 
   it('falls back to the estimate outside every imported graph, and between regions', async (t) => {
-    if (skipped(t)) return;
+    if (osm.skipped(t)) return;
     const far: LonLat = [BROOKLYN[0] + 0.05, BROOKLYN[1] + 0.03];
     const res = await distance(BROOKLYN, far, { modes: 'car,foot' });
     assert.equal(res.status, 200);
@@ -160,10 +141,10 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
   });
 
   it('answers a matrix: rows per origin, cells with indexes, the same numbers as route distance', async (t) => {
-    if (skipped(t)) return;
+    if (osm.skipped(t)) return;
     const origins = [DOWNTOWN, WAIKIKI];
     const destinations = [KAILUA, ONEWAY_A, DOWNTOWN];
-    const res = await get(s, '/v1/route/matrix', {
+    const res = await get(osm.s, '/v1/route/matrix', {
       origins: origins.map(q).join('|'),
       destinations: destinations.map(q).join('|'),
       mode: 'car',
@@ -191,10 +172,10 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
   });
 
   it('answers a matrix across two regions with the numbers of route distance for every cell', async (t) => {
-    if (skipped(t)) return;
+    if (osm.skipped(t)) return;
     const origins = [DOWNTOWN, CANTON, ONEWAY_B];
     const destinations = [FELLS_POINT, ONEWAY_A, KAILUA, BROOKLYN];
-    const res = await get(s, '/v1/route/matrix', {
+    const res = await get(osm.s, '/v1/route/matrix', {
       origins: origins.map(q).join('|'),
       destinations: destinations.map(q).join('|'),
       mode: 'car',
@@ -211,15 +192,25 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
   });
 
   it('caps a matrix at 25 routes', async (t) => {
-    if (skipped(t)) return;
+    if (osm.skipped(t)) return;
     const five = Array.from({ length: 5 }, (_, i) => q([WAIKIKI[0] + i * 0.002, WAIKIKI[1]])).join('|');
-    const ok = await get(s, '/v1/route/matrix', { origins: five, destinations: five, mode: 'foot', units: 'imperial' });
+    const ok = await get(osm.s, '/v1/route/matrix', {
+      origins: five,
+      destinations: five,
+      mode: 'foot',
+      units: 'imperial',
+    });
     assert.equal(ok.status, 200);
     assert.equal(ok.body.matrix.flat().length, 25);
     const six = `${five}|${q(DOWNTOWN)}`;
-    const res = await get(s, '/v1/route/matrix', { origins: five, destinations: six, mode: 'car', units: 'metric' });
+    const res = await get(osm.s, '/v1/route/matrix', {
+      origins: five,
+      destinations: six,
+      mode: 'car',
+      units: 'metric',
+    });
     assertError(res, 400, 'destinations', '25');
-    const wide = await get(s, '/v1/route/matrix', {
+    const wide = await get(osm.s, '/v1/route/matrix', {
       origins: q(DOWNTOWN),
       destinations: Array(26).fill(q(KAILUA)).join('|'),
       mode: 'car',
@@ -250,8 +241,8 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
     ];
     for (const [name, params, param, words] of cases) {
       it(`distance: ${name}`, async (t) => {
-        if (skipped(t)) return;
-        const res = await get(s, '/v1/route/distance', params);
+        if (osm.skipped(t)) return;
+        const res = await get(osm.s, '/v1/route/distance', params);
         assertError(res, 400, param, words);
         assert.ok(res.body.meta.message.startsWith(param), res.body.meta.message);
       });
@@ -271,13 +262,13 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
     ];
     for (const [name, params, param, words] of mCases) {
       it(`matrix: ${name}`, async (t) => {
-        if (skipped(t)) return;
-        assertError(await get(s, '/v1/route/matrix', params), 400, param, words);
+        if (osm.skipped(t)) return;
+        assertError(await get(osm.s, '/v1/route/matrix', params), 400, param, words);
       });
     }
     it('route endpoints need a key', async (t) => {
-      if (skipped(t)) return;
-      const res = await s.request(
+      if (osm.skipped(t)) return;
+      const res = await osm.s.request(
         'GET',
         `/v1/route/distance?origin=${q(DOWNTOWN)}&destination=${q(KAILUA)}&modes=car&units=metric`,
         {
@@ -289,9 +280,9 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
   });
 
   it('draws an isochrone geofence from the road network and fires events with it', async (t) => {
-    if (skipped(t)) return;
-    const res = await s.request('PUT', '/v1/geofences/iso/waikiki', {
-      key: s.keys.test.secret,
+    if (osm.skipped(t)) return;
+    const res = await osm.s.request('PUT', '/v1/geofences/iso/waikiki', {
+      key: osm.s.keys.test.secret,
       json: { description: '5 minutes by car', type: 'isochrone', coordinates: WAIKIKI, radius: 5, mode: 'car' },
     });
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -306,8 +297,8 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
     // Five minutes of driving reach farther than a walker's 400 m, and not to Kailua.
     const reach = Math.max(...ring.map((p) => haversineMeters(p, WAIKIKI)));
     assert.ok(reach > 800 && reach < 8000, `reach ${reach} m`);
-    const walk = await s.request('PUT', '/v1/geofences/iso/waikiki-foot', {
-      key: s.keys.test.secret,
+    const walk = await osm.s.request('PUT', '/v1/geofences/iso/waikiki-foot', {
+      key: osm.s.keys.test.secret,
       json: { description: '5 minutes on foot', type: 'isochrone', coordinates: WAIKIKI, radius: 5, mode: 'foot' },
     });
     const walkReach = Math.max(
@@ -316,24 +307,24 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
     assert.ok(walkReach < reach && walkReach < 600, `walk reach ${walkReach} m`);
 
     clock.advance(60_000);
-    const outside = await track(s, trackBody('iso-dev', KAILUA));
+    const outside = await track(osm.s, trackBody('iso-dev', KAILUA));
     assert.deepEqual(typesOf(outside), []);
     clock.advance(60_000);
-    const inside = await track(s, trackBody('iso-dev', [WAIKIKI[0] + 0.001, WAIKIKI[1]]));
+    const inside = await track(osm.s, trackBody('iso-dev', [WAIKIKI[0] + 0.001, WAIKIKI[1]]));
     assert.deepEqual(typesOf(inside).sort(), ['user.entered_geofence', 'user.entered_geofence']);
     clock.advance(60_000);
-    const left = await track(s, trackBody('iso-dev', DOWNTOWN));
+    const left = await track(osm.s, trackBody('iso-dev', DOWNTOWN));
     assert.deepEqual(typesOf(left).sort(), ['user.exited_geofence', 'user.exited_geofence']);
   });
 
   it('gives trips road ETAs and turns them approaching from the route time', async (t) => {
-    if (skipped(t)) return;
-    const put = await s.request('PUT', '/v1/geofences/store/waikiki', {
-      key: s.keys.test.secret,
+    if (osm.skipped(t)) return;
+    const put = await osm.s.request('PUT', '/v1/geofences/store/waikiki', {
+      key: osm.s.keys.test.secret,
       json: { description: 'Waikiki store', type: 'circle', coordinates: WAIKIKI, radius: 100 },
     });
     assert.equal(put.status, 200);
-    const start = await startTrip(s, {
+    const start = await startTrip(osm.s, {
       userId: 'driver',
       externalId: 'oahu-trip',
       destinationGeofenceTag: 'store',
@@ -342,7 +333,7 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
       approachingThreshold: 3,
     });
     assert.equal(start.status, 200, JSON.stringify(start.body));
-    const first = await trackLater(s, clock, 'driver-dev', DOWNTOWN, { userId: 'driver' });
+    const first = await trackLater(osm.s, clock, 'driver-dev', DOWNTOWN, { userId: 'driver' });
     const eta = first.body.user.trip.eta;
     const road = (await distance(DOWNTOWN, WAIKIKI)).body.routes.car;
     assert.ok(
@@ -356,7 +347,7 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
       'not the straight-line estimate',
     );
     assert.equal(first.body.user.trip.status, 'started');
-    const near = await trackLater(s, clock, 'driver-dev', [WAIKIKI[0] - 0.004, WAIKIKI[1] + 0.002], {
+    const near = await trackLater(osm.s, clock, 'driver-dev', [WAIKIKI[0] - 0.004, WAIKIKI[1] + 0.002], {
       userId: 'driver',
     });
     assert.ok(near.body.user.trip.eta.duration <= 3, `near eta ${near.body.user.trip.eta.duration}`);
@@ -365,12 +356,12 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
   });
 
   it('searches users by minutes of travel to a point', async (t) => {
-    if (skipped(t)) return;
+    if (osm.skipped(t)) return;
     clock.advance(60_000);
-    await track(s, trackBody('near-user', [WAIKIKI[0] + 0.003, WAIKIKI[1] + 0.002], { userId: 'near-user' }));
-    await track(s, trackBody('far-user', KAILUA, { userId: 'far-user' }));
+    await track(osm.s, trackBody('near-user', [WAIKIKI[0] + 0.003, WAIKIKI[1] + 0.002], { userId: 'near-user' }));
+    await track(osm.s, trackBody('far-user', KAILUA, { userId: 'far-user' }));
     const search = (mode: string, radius: string) =>
-      get(s, '/v1/search/users', { near: q(WAIKIKI), mode, radius }, s.keys.test.secret);
+      get(osm.s, '/v1/search/users', { near: q(WAIKIKI), mode, radius }, osm.s.keys.test.secret);
     const byCar = await search('car', '10');
     assert.equal(byCar.status, 200, JSON.stringify(byCar.body));
     const ids = byCar.body.users.map((u: { userId: string }) => u.userId);

@@ -1,26 +1,22 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { assertError, assertOk } from './helpers/assertions.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { serverSuite } from './helpers/server-suite.js';
 
 describe('system endpoints, errors and CORS', () => {
-  let s: TestServer;
-  before(async () => {
-    s = await startServer();
-  });
-  after(() => s.close());
+  const srv = serverSuite();
 
   it('answers /healthz and /readyz without a key', async () => {
-    const health = await s.request('GET', '/healthz');
+    const health = await srv.s.request('GET', '/healthz');
     assertOk(health);
-    const ready = await s.request('GET', '/readyz');
+    const ready = await srv.s.request('GET', '/readyz');
     assertOk(ready);
     assert.equal(ready.body.store, process.env.TEST_STORE === 'postgres' ? 'postgres' : 'sqlite');
   });
 
   it('answers CORS preflight on any path before auth, naming authorization', async () => {
     for (const path of ['/v1/track', '/v1/geofences/a/b', '/v1/does-not-exist']) {
-      const res = await s.request('OPTIONS', path, {
+      const res = await srv.s.request('OPTIONS', path, {
         headers: {
           origin: 'http://app.example',
           'access-control-request-method': 'POST',
@@ -37,7 +33,7 @@ describe('system endpoints, errors and CORS', () => {
   });
 
   it('exposes the request id on every response', async () => {
-    const res = await s.request('GET', '/v1/users', { key: s.keys.test.secret });
+    const res = await srv.s.request('GET', '/v1/users', { key: srv.s.keys.test.secret });
     const id = res.headers.get('x-request-id');
     assert.ok(id && id.length > 8);
     assert.equal(res.headers.get('x-radar-request-id'), id);
@@ -45,24 +41,27 @@ describe('system endpoints, errors and CORS', () => {
   });
 
   it('returns JSON 404 for unknown paths', async () => {
-    const res = await s.request('GET', '/v1/nothing-here', { key: s.keys.test.secret });
+    const res = await srv.s.request('GET', '/v1/nothing-here', { key: srv.s.keys.test.secret });
     assertError(res, 404);
   });
 
   it('returns 400 param body for malformed JSON and 413 for oversized bodies', async () => {
-    const bad = await s.request('PUT', '/v1/geofences/t/e', { key: s.keys.test.secret, json: '{"description": ' });
+    const bad = await srv.s.request('PUT', '/v1/geofences/t/e', {
+      key: srv.s.keys.test.secret,
+      json: '{"description": ',
+    });
     assertError(bad, 400, 'body');
-    const huge = await s.request('PUT', '/v1/geofences/t/e', {
-      key: s.keys.test.secret,
+    const huge = await srv.s.request('PUT', '/v1/geofences/t/e', {
+      key: srv.s.keys.test.secret,
       json: JSON.stringify({ description: 'x'.repeat(6 * 1024 * 1024) }),
     });
     assertError(huge, 413, 'body');
   });
 
   it('refuses an unsupported content type with 415 in the error shape', async () => {
-    const res = await fetch(`${s.url}/v1/geofences/t/e`, {
+    const res = await fetch(`${srv.s.url}/v1/geofences/t/e`, {
       method: 'PUT',
-      headers: { authorization: s.keys.test.secret, 'content-type': 'text/csv' },
+      headers: { authorization: srv.s.keys.test.secret, 'content-type': 'text/csv' },
       body: 'description,type\nd,circle',
     });
     assert.equal(res.status, 415);
@@ -71,17 +70,21 @@ describe('system endpoints, errors and CORS', () => {
 
   it('answers the SDK config call', async () => {
     assertOk(
-      await s.request('GET', '/v1/config?deviceId=a&installId=b&sessionId=1&locationAuthorization=GRANTED_FOREGROUND', {
-        key: s.keys.test.publishable,
-      }),
+      await srv.s.request(
+        'GET',
+        '/v1/config?deviceId=a&installId=b&sessionId=1&locationAuthorization=GRANTED_FOREGROUND',
+        {
+          key: srv.s.keys.test.publishable,
+        },
+      ),
     );
   });
 
   it('serves the OpenAPI document and the docs page', async () => {
-    const spec = await s.request('GET', '/v1/openapi.json');
+    const spec = await srv.s.request('GET', '/v1/openapi.json');
     assert.equal(spec.status, 200);
     assert.ok(spec.body.paths['/v1/geofences/{tag}/{externalId}']);
-    const docs = await fetch(`${s.url}/docs/`);
+    const docs = await fetch(`${srv.s.url}/docs/`);
     assert.equal(docs.status, 200);
     assert.match(await docs.text(), /swagger/i);
   });

@@ -1,20 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { assertError, assertIsoMs, assertOk } from './helpers/assertions.js';
-import { ManualClock, startServer, type TestServer } from './helpers/server.js';
+import { ManualClock } from './helpers/server.js';
+import { serverSuite } from './helpers/server-suite.js';
 import { BROOKLYN, offset, putCircle, track, trackBody } from './helpers/tracking.js';
 
 describe('POST /v1/track', () => {
-  let s: TestServer;
   const clock = new ManualClock();
-  before(async () => {
-    s = await startServer({ clock });
-  });
-  after(() => s.close());
+  const srv = serverSuite({ clock });
 
   it('creates a user on first sight and answers {meta, events, user} with every user field', async () => {
     const res = await track(
-      s,
+      srv.s,
       trackBody('dev-create', BROOKLYN, {
         userId: 'user-create',
         foreground: true,
@@ -43,13 +40,13 @@ describe('POST /v1/track', () => {
     assertIsoMs(u.createdAt, 'createdAt');
     assertIsoMs(u.updatedAt, 'updatedAt');
     assert.equal(u.updatedAt, new Date(clock.now()).toISOString());
-    const stored = await s.request('GET', `/v1/users/${u._id}`, { key: s.keys.test.secret });
+    const stored = await srv.s.request('GET', `/v1/users/${u._id}`, { key: srv.s.keys.test.secret });
     assertOk(stored);
     assert.deepEqual(stored.body.user.location, u.location);
   });
 
   it('accepts the body radar-sdk-js 5.2.0 sends: nulls, tripOptions null, extra fields', async () => {
-    const res = await track(s, {
+    const res = await track(srv.s, {
       latitude: 40.7039,
       longitude: -73.9867,
       accuracy: 12,
@@ -78,8 +75,8 @@ describe('POST /v1/track', () => {
   });
 
   it('reads numbers and booleans sent as strings, and form bodies with JSON metadata', async () => {
-    const res = await s.request('POST', '/v1/track', {
-      key: s.keys.test.publishable,
+    const res = await srv.s.request('POST', '/v1/track', {
+      key: srv.s.keys.test.publishable,
       form: {
         deviceId: 'dev-form',
         latitude: '40.7039',
@@ -102,8 +99,8 @@ describe('POST /v1/track', () => {
   });
 
   it('takes deviceType from X-Radar-Device-Type when the body has none', async () => {
-    const res = await s.request('POST', '/v1/track', {
-      key: s.keys.test.publishable,
+    const res = await srv.s.request('POST', '/v1/track', {
+      key: srv.s.keys.test.publishable,
       json: trackBody('dev-header', BROOKLYN),
       headers: { 'x-radar-device-type': 'Web' },
     });
@@ -143,67 +140,67 @@ describe('POST /v1/track', () => {
     ];
     for (const [name, body, param] of cases) {
       it(name, async () => {
-        assertError(await track(s, body), 400, param);
+        assertError(await track(srv.s, body), 400, param);
       });
     }
     it('a body that is not JSON', async () => {
       assertError(
-        await s.request('POST', '/v1/track', { key: s.keys.test.publishable, json: '{"deviceId":' }),
+        await srv.s.request('POST', '/v1/track', { key: srv.s.keys.test.publishable, json: '{"deviceId":' }),
         400,
         'body',
       );
     });
     it('a request without a key', async () => {
-      assertError(await s.request('POST', '/v1/track', { json: base }), 401, 'Authorization');
+      assertError(await srv.s.request('POST', '/v1/track', { json: base }), 401, 'Authorization');
     });
   });
 
   it('a rejected body changes nothing', async () => {
-    assertError(await track(s, trackBody('dev-rejected', BROOKLYN, { accuracy: 0 })), 400, 'accuracy');
-    assertError(await s.request('GET', '/v1/users/dev-rejected', { key: s.keys.test.secret }), 404, 'id');
+    assertError(await track(srv.s, trackBody('dev-rejected', BROOKLYN, { accuracy: 0 })), 400, 'accuracy');
+    assertError(await srv.s.request('GET', '/v1/users/dev-rejected', { key: srv.s.keys.test.secret }), 404, 'id');
   });
 
   describe('identity', () => {
     it('finds the user by deviceId, and a first userId attaches to that user', async () => {
-      const first = await track(s, trackBody('dev-id-1', BROOKLYN));
+      const first = await track(srv.s, trackBody('dev-id-1', BROOKLYN));
       clock.advance(1000);
-      const second = await track(s, trackBody('dev-id-1', BROOKLYN, { userId: 'user-id-1' }));
+      const second = await track(srv.s, trackBody('dev-id-1', BROOKLYN, { userId: 'user-id-1' }));
       assert.equal(second.body.user._id, first.body.user._id);
       assert.equal(second.body.user.userId, 'user-id-1');
       clock.advance(1000);
       // Without a userId, the device still leads to its (now logged-in) user.
-      const third = await track(s, trackBody('dev-id-1', BROOKLYN));
+      const third = await track(srv.s, trackBody('dev-id-1', BROOKLYN));
       assert.equal(third.body.user._id, first.body.user._id);
       assert.equal(third.body.user.userId, 'user-id-1');
     });
 
     it('finds the user by userId from another device, which becomes its device', async () => {
-      const phone = await track(s, trackBody('dev-phone', BROOKLYN, { userId: 'user-two-devices' }));
-      const tablet = await track(s, trackBody('dev-tablet', BROOKLYN, { userId: 'user-two-devices' }));
+      const phone = await track(srv.s, trackBody('dev-phone', BROOKLYN, { userId: 'user-two-devices' }));
+      const tablet = await track(srv.s, trackBody('dev-tablet', BROOKLYN, { userId: 'user-two-devices' }));
       assert.equal(tablet.body.user._id, phone.body.user._id);
       assert.equal(tablet.body.user.deviceId, 'dev-tablet');
-      const list = await s.request('GET', '/v1/users/user-two-devices', { key: s.keys.test.secret });
+      const list = await srv.s.request('GET', '/v1/users/user-two-devices', { key: srv.s.keys.test.secret });
       assert.equal(list.body.user.deviceId, 'dev-tablet');
     });
 
     it('a different userId on a device creates a new user', async () => {
-      const alice = await track(s, trackBody('dev-shared', BROOKLYN, { userId: 'alice' }));
+      const alice = await track(srv.s, trackBody('dev-shared', BROOKLYN, { userId: 'alice' }));
       clock.advance(1000);
-      const bob = await track(s, trackBody('dev-shared', BROOKLYN, { userId: 'bob' }));
+      const bob = await track(srv.s, trackBody('dev-shared', BROOKLYN, { userId: 'bob' }));
       assert.notEqual(bob.body.user._id, alice.body.user._id);
       assert.equal(bob.body.user.userId, 'bob');
-      const a = await s.request('GET', '/v1/users/alice', { key: s.keys.test.secret });
+      const a = await srv.s.request('GET', '/v1/users/alice', { key: srv.s.keys.test.secret });
       assert.equal(a.body.user._id, alice.body.user._id);
     });
 
     it('keeps description and metadata when a later update sends null, and replaces them when sent', async () => {
-      await track(s, trackBody('dev-keep', BROOKLYN, { description: 'kept', metadata: { a: 1 } }));
+      await track(srv.s, trackBody('dev-keep', BROOKLYN, { description: 'kept', metadata: { a: 1 } }));
       clock.advance(1000);
-      const kept = await track(s, trackBody('dev-keep', BROOKLYN, { description: null, metadata: null }));
+      const kept = await track(srv.s, trackBody('dev-keep', BROOKLYN, { description: null, metadata: null }));
       assert.equal(kept.body.user.description, 'kept');
       assert.deepEqual(kept.body.user.metadata, { a: 1 });
       clock.advance(1000);
-      const replaced = await track(s, trackBody('dev-keep', BROOKLYN, { metadata: { b: 'two' } }));
+      const replaced = await track(srv.s, trackBody('dev-keep', BROOKLYN, { metadata: { b: 'two' } }));
       assert.deepEqual(replaced.body.user.metadata, { b: 'two' });
     });
   });
@@ -211,53 +208,56 @@ describe('POST /v1/track', () => {
   describe('updatedAt', () => {
     it('uses the client time when in chronological order', async () => {
       const t1 = new Date(clock.now() - 600_000).toISOString();
-      const a = await track(s, trackBody('dev-time', BROOKLYN, { updatedAt: t1 }));
+      const a = await track(srv.s, trackBody('dev-time', BROOKLYN, { updatedAt: t1 }));
       assert.equal(a.body.user.updatedAt, t1);
       clock.advance(1000);
       const t2 = new Date(clock.now() - 300_000).toISOString();
-      const b = await track(s, trackBody('dev-time', BROOKLYN, { updatedAt: t2 }));
+      const b = await track(srv.s, trackBody('dev-time', BROOKLYN, { updatedAt: t2 }));
       assert.equal(b.body.user.updatedAt, t2);
     });
 
     it('falls back to server time when out of order, equal, or in the future', async () => {
       const t1 = new Date(clock.now() - 60_000).toISOString();
-      await track(s, trackBody('dev-order', BROOKLYN, { updatedAt: t1 }));
+      await track(srv.s, trackBody('dev-order', BROOKLYN, { updatedAt: t1 }));
       clock.advance(1000);
       const older = await track(
-        s,
+        srv.s,
         trackBody('dev-order', BROOKLYN, { updatedAt: new Date(clock.now() - 120_000).toISOString() }),
       );
       assert.equal(older.body.user.updatedAt, new Date(clock.now()).toISOString());
       clock.advance(1000);
-      const same = await track(s, trackBody('dev-order', BROOKLYN, { updatedAt: older.body.user.updatedAt }));
+      const same = await track(srv.s, trackBody('dev-order', BROOKLYN, { updatedAt: older.body.user.updatedAt }));
       assert.equal(same.body.user.updatedAt, new Date(clock.now()).toISOString());
       clock.advance(1000);
       const future = await track(
-        s,
+        srv.s,
         trackBody('dev-order', BROOKLYN, { updatedAt: new Date(clock.now() + 3_600_000).toISOString() }),
       );
       assert.equal(future.body.user.updatedAt, new Date(clock.now()).toISOString());
     });
 
     it('accepts iOS offsets without a colon and plain dates', async () => {
-      const res = await track(s, trackBody('dev-ios-time', BROOKLYN, { updatedAt: '2026-01-05T11:00:00.123+0000' }));
+      const res = await track(
+        srv.s,
+        trackBody('dev-ios-time', BROOKLYN, { updatedAt: '2026-01-05T11:00:00.123+0000' }),
+      );
       assert.equal(res.body.user.updatedAt, '2026-01-05T11:00:00.123Z');
       clock.advance(1000);
-      const later = await track(s, trackBody('dev-ios-time', BROOKLYN, { updatedAt: '2026-01-05' }));
+      const later = await track(srv.s, trackBody('dev-ios-time', BROOKLYN, { updatedAt: '2026-01-05' }));
       // Midnight is before the last update, so server time applies.
       assert.equal(later.body.user.updatedAt, new Date(clock.now()).toISOString());
     });
 
     it('dates a mobile fix by updatedAtMsDiff when updatedAt is absent', async () => {
-      const res = await track(s, trackBody('dev-msdiff', BROOKLYN, { updatedAtMsDiff: 5000 }));
+      const res = await track(srv.s, trackBody('dev-msdiff', BROOKLYN, { updatedAtMsDiff: 5000 }));
       assert.equal(res.body.user.updatedAt, new Date(clock.now() - 5000).toISOString());
     });
   });
 
   it('lists the fences the user is in as geofence objects without geometry', async () => {
     const center = offset(BROOKLYN, 5000, 0);
-    const id = await putCircle(s, 'track-fences', 'one', center, 200, { metadata: { floor: 2 } });
-    const res = await track(s, trackBody('dev-fences', center));
+    const id = await putCircle(srv.s, 'track-fences', 'one', center, 200, { metadata: { floor: 2 } });
+    const res = await track(srv.s, trackBody('dev-fences', center));
     assert.equal(res.body.user.geofences.length, 1);
     const g = res.body.user.geofences[0];
     assert.equal(g._id, id);
@@ -269,19 +269,19 @@ describe('POST /v1/track', () => {
   });
 
   it('keeps test and live data apart', async () => {
-    const live = await track(s, trackBody('dev-live', BROOKLYN), s.keys.live.publishable);
+    const live = await track(srv.s, trackBody('dev-live', BROOKLYN), srv.s.keys.live.publishable);
     assertOk(live);
     assert.equal(live.body.user.live, true);
-    assertError(await s.request('GET', '/v1/users/dev-live', { key: s.keys.test.secret }), 404, 'id');
-    const seen = await s.request('GET', '/v1/users/dev-live', { key: s.keys.live.secret });
+    assertError(await srv.s.request('GET', '/v1/users/dev-live', { key: srv.s.keys.test.secret }), 404, 'id');
+    const seen = await srv.s.request('GET', '/v1/users/dev-live', { key: srv.s.keys.live.secret });
     assert.equal(seen.body.user._id, live.body.user._id);
     // The same deviceId under the test key is another user.
-    const test = await track(s, trackBody('dev-live', BROOKLYN));
+    const test = await track(srv.s, trackBody('dev-live', BROOKLYN));
     assert.notEqual(test.body.user._id, live.body.user._id);
     assert.equal(test.body.user.live, false);
   });
 
   it('accepts a secret key too (secret keys may call publishable endpoints)', async () => {
-    assertOk(await track(s, trackBody('dev-secret', BROOKLYN), s.keys.test.secret));
+    assertOk(await track(srv.s, trackBody('dev-secret', BROOKLYN), srv.s.keys.test.secret));
   });
 });

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { runCli } from './helpers/cli.js';
 import { loadRadarJs } from './helpers/radar-sdk-js.js';
 import { ManualClock, startServer, type TestServer } from './helpers/server.js';
-import { BROOKLYN, track, trackBody } from './helpers/tracking.js';
+import { BROOKLYN, deviceIds, track, trackBody } from './helpers/tracking.js';
 
 // The keys radar-sdk-ios reads (RadarTrackingOptions trackingOptionsFromDictionary:) and the extra ones
 // radar-sdk-android reads (RadarTrackingOptions.fromJson).
@@ -57,11 +57,7 @@ const FULL = {
 describe('remote tracking options, SDK configuration and feature settings', () => {
   let s: TestServer;
   const clock = new ManualClock(Date.now());
-  let n = 0;
-  const deviceId = () => {
-    clock.advance(2000);
-    return `options-device-${++n}`;
-  };
+  const deviceId = deviceIds(clock, 'options-device');
   const patch = (json: unknown, key = s.keys.test.secret) => s.request('PATCH', '/v1/settings', { key, json });
   const config = (platform?: string, key = s.keys.test.publishable) =>
     s.request('GET', '/v1/config?installId=i-1&sessionId=1795300844&locationAuthorization=GRANTED_FOREGROUND', {

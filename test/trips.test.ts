@@ -1,24 +1,25 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { assertIsoMs, assertOk } from './helpers/assertions.js';
-import { ManualClock, startServer, type TestServer } from './helpers/server.js';
+import { ManualClock, type TestServer } from './helpers/server.js';
+import { serverSuite } from './helpers/server-suite.js';
 import { BROOKLYN, offset, putCircle, typesOf } from './helpers/tracking.js';
 import { expectedEta, getTrip, patchTrip, startTrip, trackLater, tripEventsOf } from './helpers/trips.js';
+
+/** Puts the fence trips in these tests head for: tag `store`, externalId `s1`, at Brooklyn. */
+const withStore = async (s: TestServer) => {
+  await putCircle(s, 'store', 's1', BROOKLYN, 100);
+};
 
 const DESTINATION = { destinationGeofenceTag: 'store', destinationGeofenceExternalId: 's1' };
 
 describe('trips through track: start, ETA, approaching, arrival, stop', () => {
-  let s: TestServer;
   const clock = new ManualClock();
-  before(async () => {
-    s = await startServer({ clock });
-    await putCircle(s, 'store', 's1', BROOKLYN, 100);
-  });
-  after(() => s.close());
+  const srv = serverSuite({ clock }, withStore);
 
   it('starts a trip from tripOptions and answers user.trip with the ETA while it is active', async () => {
     const far = offset(BROOKLYN, 0, 5000);
-    const res = await trackLater(s, clock, 'dev-a', far, {
+    const res = await trackLater(srv.s, clock, 'dev-a', far, {
       userId: 'user-a',
       tripOptions: {
         externalId: 'trip-a',
@@ -51,7 +52,7 @@ describe('trips through track: start, ETA, approaching, arrival, stop', () => {
 
   it('moves the trip on with each track: path, new ETA, no event while nothing changes', async () => {
     const nearer = offset(BROOKLYN, 0, 3000);
-    const res = await trackLater(s, clock, 'dev-a', nearer, {
+    const res = await trackLater(srv.s, clock, 'dev-a', nearer, {
       userId: 'user-a',
       tripOptions: {
         externalId: 'trip-a',
@@ -64,7 +65,7 @@ describe('trips through track: start, ETA, approaching, arrival, stop', () => {
     assert.deepEqual(tripEventsOf(res), [], 'resent options of the trip in progress are not a new trip');
     assert.deepEqual(res.body.user.trip.eta, expectedEta(nearer, BROOKLYN));
     assert.equal(res.body.user.trip.updatedAt, new Date(clock.now()).toISOString());
-    const got = await getTrip(s, 'trip-a');
+    const got = await getTrip(srv.s, 'trip-a');
     assertOk(got);
     assert.equal(got.body.locations.length, 2);
     assert.deepEqual(got.body.locations[1], {
@@ -75,7 +76,7 @@ describe('trips through track: start, ETA, approaching, arrival, stop', () => {
   });
 
   it('updates the trip when the resent options change (user.updated_trip)', async () => {
-    const res = await trackLater(s, clock, 'dev-a', offset(BROOKLYN, 0, 2900), {
+    const res = await trackLater(srv.s, clock, 'dev-a', offset(BROOKLYN, 0, 2900), {
       userId: 'user-a',
       tripOptions: { version: '2', externalId: 'trip-a', metadata: { order: 'A1', items: 4 } },
     });
@@ -87,46 +88,46 @@ describe('trips through track: start, ETA, approaching, arrival, stop', () => {
   it('becomes approaching when the ETA falls to the threshold, once', async () => {
     // 1 km straight is 1.3 km by the car estimate: 1.95 minutes, under the 3-minute threshold.
     const near = offset(BROOKLYN, 0, 1000);
-    const res = await trackLater(s, clock, 'dev-a', near, { userId: 'user-a' });
+    const res = await trackLater(srv.s, clock, 'dev-a', near, { userId: 'user-a' });
     assert.deepEqual(tripEventsOf(res), ['user.approaching_trip_destination']);
     assert.equal(res.body.user.trip.status, 'approaching');
     assert.ok(res.body.user.trip.eta.duration <= 3);
-    const again = await trackLater(s, clock, 'dev-a', offset(BROOKLYN, 0, 900), { userId: 'user-a' });
+    const again = await trackLater(srv.s, clock, 'dev-a', offset(BROOKLYN, 0, 900), { userId: 'user-a' });
     assert.deepEqual(tripEventsOf(again), []);
     assert.equal(again.body.user.trip.status, 'approaching');
   });
 
   it('arrives when the user enters the destination geofence, with arrivedAt', async () => {
-    const res = await trackLater(s, clock, 'dev-a', offset(BROOKLYN, 10, 10), { userId: 'user-a' });
+    const res = await trackLater(srv.s, clock, 'dev-a', offset(BROOKLYN, 10, 10), { userId: 'user-a' });
     assert.deepEqual(typesOf(res), ['user.entered_geofence', 'user.arrived_at_trip_destination']);
     const trip = res.body.user.trip;
     assert.equal(trip.status, 'arrived');
     assert.equal(trip.arrivedAt, new Date(clock.now()).toISOString());
     assert.equal(trip.active, true);
-    const still = await trackLater(s, clock, 'dev-a', offset(BROOKLYN, 5, 5), { userId: 'user-a' });
+    const still = await trackLater(srv.s, clock, 'dev-a', offset(BROOKLYN, 5, 5), { userId: 'user-a' });
     assert.deepEqual(tripEventsOf(still), []);
     assert.equal(still.body.user.trip.status, 'arrived');
   });
 
   it('drops user.trip once completed; resent options of the stopped trip do not restart it', async () => {
-    const done = await patchTrip(s, 'trip-a', { status: 'completed' });
+    const done = await patchTrip(srv.s, 'trip-a', { status: 'completed' });
     assertOk(done);
     assert.deepEqual(tripEventsOf(done), ['user.stopped_trip:completed']);
     assert.equal(done.body.trip.status, 'completed');
     assert.equal(done.body.trip.active, false);
     assertIsoMs(done.body.trip.completedAt, 'completedAt');
-    const after = await trackLater(s, clock, 'dev-a', BROOKLYN, {
+    const after = await trackLater(srv.s, clock, 'dev-a', BROOKLYN, {
       userId: 'user-a',
       tripOptions: { externalId: 'trip-a', ...DESTINATION },
     });
     assert.equal(after.body.user.trip, undefined);
     assert.deepEqual(tripEventsOf(after), []);
-    assert.equal((await getTrip(s, 'trip-a')).body.status, 'completed');
+    assert.equal((await getTrip(srv.s, 'trip-a')).body.status, 'completed');
   });
 
   it('arrives at once when the trip starts with the user already inside the destination', async () => {
-    await trackLater(s, clock, 'dev-b', offset(BROOKLYN, 20, 0));
-    const res = await trackLater(s, clock, 'dev-b', offset(BROOKLYN, 25, 0), {
+    await trackLater(srv.s, clock, 'dev-b', offset(BROOKLYN, 20, 0));
+    const res = await trackLater(srv.s, clock, 'dev-b', offset(BROOKLYN, 25, 0), {
       tripOptions: { externalId: 'trip-b', ...DESTINATION, mode: 'foot' },
     });
     assert.deepEqual(tripEventsOf(res), ['user.started_trip', 'user.arrived_at_trip_destination']);
@@ -136,16 +137,16 @@ describe('trips through track: start, ETA, approaching, arrival, stop', () => {
 
   it('starting another trip cancels the one in progress', async () => {
     const far = offset(BROOKLYN, 4000, 0);
-    await trackLater(s, clock, 'dev-c', far, { tripOptions: { externalId: 'trip-c1', ...DESTINATION } });
-    const res = await trackLater(s, clock, 'dev-c', far, { tripOptions: { externalId: 'trip-c2' } });
+    await trackLater(srv.s, clock, 'dev-c', far, { tripOptions: { externalId: 'trip-c1', ...DESTINATION } });
+    const res = await trackLater(srv.s, clock, 'dev-c', far, { tripOptions: { externalId: 'trip-c2' } });
     assert.deepEqual(tripEventsOf(res), ['user.stopped_trip:canceled', 'user.started_trip']);
     assert.equal(res.body.user.trip.externalId, 'trip-c2');
     assert.equal(res.body.user.trip.eta, undefined, 'a trip without a destination has no ETA');
-    assert.equal((await getTrip(s, 'trip-c1')).body.status, 'canceled');
+    assert.equal((await getTrip(srv.s, 'trip-c1')).body.status, 'canceled');
   });
 
   it('stores the trip events of tracks and of API calls, readable through /v1/events', async () => {
-    const res = await s.request('GET', '/v1/events?type=user.stopped_trip', { key: s.keys.test.secret });
+    const res = await srv.s.request('GET', '/v1/events?type=user.stopped_trip', { key: srv.s.keys.test.secret });
     assertOk(res);
     const statuses = res.body.events.map(
       (e: { trip: { externalId: string; status: string } }) => `${e.trip.externalId}:${e.trip.status}`,
@@ -154,30 +155,30 @@ describe('trips through track: start, ETA, approaching, arrival, stop', () => {
   });
 
   it('follows a moved destination fence on the next track, and keeps its last place once it is deleted', async () => {
-    await putCircle(s, 'store', 'moving', BROOKLYN, 100);
+    await putCircle(srv.s, 'store', 'moving', BROOKLYN, 100);
     const at = offset(BROOKLYN, 0, 6000);
     const options = { externalId: 'trip-m', destinationGeofenceTag: 'store', destinationGeofenceExternalId: 'moving' };
-    const first = await trackLater(s, clock, 'dev-m', at, { tripOptions: options });
+    const first = await trackLater(srv.s, clock, 'dev-m', at, { tripOptions: options });
     assert.deepEqual(tripEventsOf(first), ['user.started_trip']);
     assert.deepEqual(first.body.user.trip.eta, expectedEta(at, BROOKLYN));
     const moved = offset(BROOKLYN, 2000, 0);
-    await putCircle(s, 'store', 'moving', moved, 100);
-    const next = await trackLater(s, clock, 'dev-m', at, { tripOptions: options });
+    await putCircle(srv.s, 'store', 'moving', moved, 100);
+    const next = await trackLater(srv.s, clock, 'dev-m', at, { tripOptions: options });
     assert.deepEqual(next.body.user.trip.destinationLocation, { type: 'Point', coordinates: moved });
     assert.deepEqual(next.body.user.trip.eta, expectedEta(at, moved));
-    assertOk(await s.request('DELETE', '/v1/geofences/store/moving', { key: s.keys.test.secret }));
-    const gone = await trackLater(s, clock, 'dev-m', at, { tripOptions: options });
+    assertOk(await srv.s.request('DELETE', '/v1/geofences/store/moving', { key: srv.s.keys.test.secret }));
+    const gone = await trackLater(srv.s, clock, 'dev-m', at, { tripOptions: options });
     assert.deepEqual(gone.body.user.trip.destinationLocation, { type: 'Point', coordinates: moved });
     const again = offset(BROOKLYN, -2000, 0);
-    await putCircle(s, 'store', 'moving', again, 100);
-    const back = await trackLater(s, clock, 'dev-m', at, { tripOptions: options });
+    await putCircle(srv.s, 'store', 'moving', again, 100);
+    const back = await trackLater(srv.s, clock, 'dev-m', at, { tripOptions: options });
     assert.deepEqual(back.body.user.trip.eta, expectedEta(at, again), 'a new fence under the same tag is followed');
   });
 
   it('reads tripOptions sent as JSON text in a form body', async () => {
     clock.advance(30_000);
-    const res = await s.request('POST', '/v1/track', {
-      key: s.keys.test.publishable,
+    const res = await srv.s.request('POST', '/v1/track', {
+      key: srv.s.keys.test.publishable,
       form: {
         deviceId: 'dev-form',
         latitude: String(BROOKLYN[1] + 0.05),
@@ -193,18 +194,13 @@ describe('trips through track: start, ETA, approaching, arrival, stop', () => {
 });
 
 describe('trips through POST /v1/trips', () => {
-  let s: TestServer;
   const clock = new ManualClock();
-  before(async () => {
-    s = await startServer({ clock });
-    await putCircle(s, 'store', 's1', BROOKLYN, 100);
-  });
-  after(() => s.close());
+  const srv = serverSuite({ clock }, withStore);
 
   it('starts a trip for a known user at its last location: {meta, trip, events}', async () => {
     const at = offset(BROOKLYN, 3000, 0);
-    const tracked = await trackLater(s, clock, 'dev-p', at, { userId: 'user-p' });
-    const res = await startTrip(s, {
+    const tracked = await trackLater(srv.s, clock, 'dev-p', at, { userId: 'user-p' });
+    const res = await startTrip(srv.s, {
       userId: 'user-p',
       externalId: 'order-1',
       ...DESTINATION,
@@ -225,14 +221,14 @@ describe('trips through POST /v1/trips', () => {
     assert.deepEqual(trip.user, { _id: tracked.body.user._id, userId: 'user-p', deviceId: 'dev-p' });
     assert.equal(trip.userId, 'user-p');
     assert.deepEqual(trip.locations, []);
-    const next = await trackLater(s, clock, 'dev-p', at, { userId: 'user-p' });
+    const next = await trackLater(srv.s, clock, 'dev-p', at, { userId: 'user-p' });
     assert.equal(next.body.user.trip._id, trip._id);
     assert.deepEqual(tripEventsOf(next), []);
   });
 
   it('finds the user by deviceId too, and defaults the mode to car', async () => {
-    await trackLater(s, clock, 'dev-q', BROOKLYN);
-    const res = await startTrip(s, { deviceId: 'dev-q', externalId: 'order-q' });
+    await trackLater(srv.s, clock, 'dev-q', BROOKLYN);
+    const res = await startTrip(srv.s, { deviceId: 'dev-q', externalId: 'order-q' });
     assertOk(res);
     assert.equal(res.body.trip.mode, 'car');
     assert.equal(res.body.trip.user.deviceId, 'dev-q');
@@ -240,14 +236,14 @@ describe('trips through POST /v1/trips', () => {
   });
 
   it('keeps a trip for a user not seen yet until its first track claims it', async () => {
-    const res = await startTrip(s, { userId: 'user-new', externalId: 'order-new', ...DESTINATION });
+    const res = await startTrip(srv.s, { userId: 'user-new', externalId: 'order-new', ...DESTINATION });
     assertOk(res);
     assert.deepEqual(res.body.events, []);
     assert.deepEqual(res.body.trip.user, { userId: 'user-new' });
     assert.equal(res.body.trip.eta, undefined);
     assert.deepEqual(res.body.trip.destinationLocation, { type: 'Point', coordinates: BROOKLYN });
     const at = offset(BROOKLYN, 0, 5000);
-    const first = await trackLater(s, clock, 'dev-new', at, { userId: 'user-new' });
+    const first = await trackLater(srv.s, clock, 'dev-new', at, { userId: 'user-new' });
     assert.deepEqual(tripEventsOf(first), ['user.started_trip']);
     assert.equal(first.body.user.trip._id, res.body.trip._id);
     assert.deepEqual(first.body.user.trip.user, { _id: first.body.user._id, userId: 'user-new', deviceId: 'dev-new' });
@@ -255,11 +251,11 @@ describe('trips through POST /v1/trips', () => {
   });
 
   it('restarts a trip started again with the same externalId: same _id, new options, fresh path', async () => {
-    await trackLater(s, clock, 'dev-p', offset(BROOKLYN, 2500, 0), { userId: 'user-p' });
-    const before = await getTrip(s, 'order-1');
+    await trackLater(srv.s, clock, 'dev-p', offset(BROOKLYN, 2500, 0), { userId: 'user-p' });
+    const before = await getTrip(srv.s, 'order-1');
     assert.ok(before.body.locations.length >= 2);
-    await patchTrip(s, 'order-1', { status: 'canceled' });
-    const res = await startTrip(s, { userId: 'user-p', externalId: 'order-1', mode: 'foot' });
+    await patchTrip(srv.s, 'order-1', { status: 'canceled' });
+    const res = await startTrip(srv.s, { userId: 'user-p', externalId: 'order-1', mode: 'foot' });
     assertOk(res);
     assert.equal(res.body.trip._id, before.body._id);
     assert.equal(res.body.trip.status, 'started');
@@ -272,83 +268,79 @@ describe('trips through POST /v1/trips', () => {
   });
 
   it('becomes approaching at 5 minutes of ETA when the trip sets no threshold', async () => {
-    await trackLater(s, clock, 'dev-t', offset(BROOKLYN, 0, -4000), { userId: 'user-t' });
-    const res = await startTrip(s, { userId: 'user-t', externalId: 'order-t', ...DESTINATION });
+    await trackLater(srv.s, clock, 'dev-t', offset(BROOKLYN, 0, -4000), { userId: 'user-t' });
+    const res = await startTrip(srv.s, { userId: 'user-t', externalId: 'order-t', ...DESTINATION });
     assert.equal(res.body.trip.approachingThreshold, undefined);
     assert.ok(res.body.trip.eta.duration > 5);
     // 2.5 km straight is 3.25 km by the car estimate: 4.88 minutes.
-    const near = await trackLater(s, clock, 'dev-t', offset(BROOKLYN, 0, -2500), { userId: 'user-t' });
+    const near = await trackLater(srv.s, clock, 'dev-t', offset(BROOKLYN, 0, -2500), { userId: 'user-t' });
     assert.deepEqual(tripEventsOf(near), ['user.approaching_trip_destination']);
   });
 
   it('a PATCH racing a track of the same trip is never undone by it', async () => {
-    await trackLater(s, clock, 'dev-r', offset(BROOKLYN, 0, 7000), {
+    await trackLater(srv.s, clock, 'dev-r', offset(BROOKLYN, 0, 7000), {
       tripOptions: { externalId: 'race', ...DESTINATION },
     });
     clock.advance(30_000);
     const [tracked, patched] = await Promise.all([
-      s.request('POST', '/v1/track', {
-        key: s.keys.test.publishable,
+      srv.s.request('POST', '/v1/track', {
+        key: srv.s.keys.test.publishable,
         json: { deviceId: 'dev-r', latitude: BROOKLYN[1] + 0.05, longitude: BROOKLYN[0], accuracy: 10 },
       }),
-      patchTrip(s, 'race', { status: 'completed' }),
+      patchTrip(srv.s, 'race', { status: 'completed' }),
     ]);
     assertOk(tracked);
     assertOk(patched);
-    assert.equal((await getTrip(s, 'race')).body.status, 'completed');
-    const next = await trackLater(s, clock, 'dev-r', offset(BROOKLYN, 0, 6000));
+    assert.equal((await getTrip(srv.s, 'race')).body.status, 'completed');
+    const next = await trackLater(srv.s, clock, 'dev-r', offset(BROOKLYN, 0, 6000));
     assert.equal(next.body.user.trip, undefined);
   });
 
   it('starting a trip for a user on another trip cancels that one', async () => {
-    const res = await startTrip(s, { userId: 'user-p', externalId: 'order-2' });
+    const res = await startTrip(srv.s, { userId: 'user-p', externalId: 'order-2' });
     assertOk(res);
     assert.deepEqual(tripEventsOf(res), ['user.stopped_trip:canceled', 'user.started_trip']);
     assert.equal(res.body.events[0].trip.externalId, 'order-1');
-    assert.equal((await getTrip(s, 'order-1')).body.status, 'canceled');
+    assert.equal((await getTrip(srv.s, 'order-1')).body.status, 'canceled');
   });
 });
 
 describe('trip expiry', () => {
-  let s: TestServer;
   const clock = new ManualClock();
-  before(async () => {
-    s = await startServer({ clock });
-  });
-  after(() => s.close());
+  const srv = serverSuite({ clock });
 
   it('expires a trip after 24 h without updates by default: reads, lists and tracks see it', async () => {
-    await trackLater(s, clock, 'dev-x', BROOKLYN, { tripOptions: { externalId: 'exp-1' } });
+    await trackLater(srv.s, clock, 'dev-x', BROOKLYN, { tripOptions: { externalId: 'exp-1' } });
     clock.advance(24 * 3_600_000 - 60_000);
-    assert.equal((await getTrip(s, 'exp-1')).body.status, 'started');
+    assert.equal((await getTrip(srv.s, 'exp-1')).body.status, 'started');
     clock.advance(60_000);
-    const got = await getTrip(s, 'exp-1');
+    const got = await getTrip(srv.s, 'exp-1');
     assert.equal(got.body.status, 'expired');
     assert.equal(got.body.active, false);
-    const res = await trackLater(s, clock, 'dev-x', BROOKLYN, { tripOptions: { externalId: 'exp-1' } });
+    const res = await trackLater(srv.s, clock, 'dev-x', BROOKLYN, { tripOptions: { externalId: 'exp-1' } });
     assert.equal(res.body.user.trip, undefined, 'the SDK ends its trip when user.trip is missing');
     assert.deepEqual(tripEventsOf(res), []);
   });
 
   it("follows the project's expiry window, in lists as well", async () => {
-    await s.updateProject('default', (p) => ({ ...p, tripExpiryMinutes: 30 }));
-    await trackLater(s, clock, 'dev-y', BROOKLYN, { tripOptions: { externalId: 'exp-2' } });
+    await srv.s.updateProject('default', (p) => ({ ...p, tripExpiryMinutes: 30 }));
+    await trackLater(srv.s, clock, 'dev-y', BROOKLYN, { tripOptions: { externalId: 'exp-2' } });
     clock.advance(20 * 60_000);
-    const kept = await trackLater(s, clock, 'dev-y', BROOKLYN);
+    const kept = await trackLater(srv.s, clock, 'dev-y', BROOKLYN);
     assert.equal(kept.body.user.trip.status, 'started', 'an update restarts the window');
     clock.advance(30 * 60_000);
-    const active = await s.request('GET', '/v1/trips?active=true', { key: s.keys.test.secret });
+    const active = await srv.s.request('GET', '/v1/trips?active=true', { key: srv.s.keys.test.secret });
     assert.deepEqual(active.body.trips, []);
-    const expired = await s.request('GET', '/v1/trips?status=expired', { key: s.keys.test.secret });
+    const expired = await srv.s.request('GET', '/v1/trips?status=expired', { key: srv.s.keys.test.secret });
     assert.deepEqual(expired.body.trips.map((t: { externalId: string }) => t.externalId).sort(), ['exp-1', 'exp-2']);
   });
 
   it('a PATCH restarts an expired trip', async () => {
-    const res = await patchTrip(s, 'exp-2', { status: 'started' });
+    const res = await patchTrip(srv.s, 'exp-2', { status: 'started' });
     assertOk(res);
     assert.equal(res.body.trip.status, 'started');
     assert.deepEqual(tripEventsOf(res), ['user.started_trip']);
-    const tracked = await trackLater(s, clock, 'dev-y', BROOKLYN);
+    const tracked = await trackLater(srv.s, clock, 'dev-y', BROOKLYN);
     assert.equal(tracked.body.user.trip.externalId, 'exp-2');
   });
 });

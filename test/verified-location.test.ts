@@ -4,7 +4,7 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { startGeodataServer } from './helpers/geodata.js';
 import { loadRadarJs } from './helpers/radar-sdk-js.js';
 import { ManualClock, startServer, type TestServer } from './helpers/server.js';
-import { BROOKLYN, track, trackBody } from './helpers/tracking.js';
+import { BROOKLYN, deviceIds, track, trackBody } from './helpers/tracking.js';
 
 /** What radar-sdk-ios sends for trackVerified (RadarAPIClient.m, verified: YES). */
 const iosVerifiedBody = (deviceId: string, extra: Record<string, unknown> = {}) =>
@@ -30,11 +30,7 @@ const iosVerifiedBody = (deviceId: string, extra: Record<string, unknown> = {}) 
 describe('verified location', () => {
   let s: TestServer;
   const clock = new ManualClock(Date.now());
-  let n = 0;
-  const deviceId = () => {
-    clock.advance(2000);
-    return `verified-device-${++n}`;
-  };
+  const deviceId = deviceIds(clock, 'verified-device');
   const checkToken = (token: string, key = s.keys.test.secret) =>
     s.request('GET', `/v1/verify/token?token=${encodeURIComponent(token)}`, { key });
   const jwks = (publishableKey: string) =>

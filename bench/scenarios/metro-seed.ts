@@ -16,15 +16,10 @@ import type { Position } from '../../src/geo/types.js';
 import { announceBulkLoad, insertGeofences, insertUsers } from '../../src/storage/postgres/bulk-load.js';
 import { writeTransaction } from '../../src/storage/sqlite/open-database.js';
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
+import { seededRandom } from '../../test/helpers/seeded-random.js';
 import { benchDatabaseUrl, pgTenantOfKey, withBenchStore } from '../lib/bench-database.js';
 
-let seed = 42;
-export function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+export const random = seededRandom(42);
 const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 
 const M_PER_DEG = 111_195;

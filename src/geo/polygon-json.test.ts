@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { seededRandom } from '../../test/helpers/seeded-random.js';
 import { circleFencePolygon } from './circle-polygon.js';
 import { polygonJson } from './polygon-json.js';
 import type { PolygonGeometry, Position } from './types.js';
@@ -9,16 +10,6 @@ function polygonOf(values: number[]): PolygonGeometry {
   const ring: Position[] = [];
   for (let i = 0; i < values.length; i += 2) ring.push(values.slice(i, i + 2) as Position);
   return { type: 'Polygon', coordinates: [ring] };
-}
-
-/** A seeded generator (mulberry32), so a failure names values that can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function assertSameAsStringify(values: number[]): void {
@@ -71,7 +62,7 @@ describe('polygonJson', () => {
   it('prints every value of up to 6 decimals as JSON.stringify does, negative and with trailing zeros', () => {
     const values: number[] = [];
     for (let micros = -300_000; micros <= 300_000; micros++) values.push(micros / 1e6);
-    const next = random(7);
+    const next = seededRandom(7);
     for (let i = 0; i < 50_000; i++) {
       values.push(Math.round((next() * 720 - 360) * 1e6) / 1e6);
       values.push(Math.round((next() * 2 - 1) * 1e12) / 1e6);

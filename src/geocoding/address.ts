@@ -1,7 +1,8 @@
+import type { AddressRegion } from '../geodata/address-region.js';
 import type { GeocodeLayer } from './layers.js';
 
 /** A geocoding or autocomplete result in the spec's Address shape. Coordinates in degrees. */
-export interface GeocodeAddress {
+export interface GeocodeAddress extends AddressRegion {
   latitude: number;
   longitude: number;
   geometry: { type: 'Point'; coordinates: [number, number] };
@@ -20,12 +21,6 @@ export interface GeocodeAddress {
   /** New York City's borough, for fine results in the city's five counties. */
   borough?: string;
   county?: string;
-  state?: string;
-  stateCode?: string;
-  postalCode?: string;
-  country?: string;
-  countryCode?: string;
-  countryFlag?: string;
   layer: GeocodeLayer;
   /** Metres from the query point (reverse) or the `near` point (autocomplete) to the result's coordinates. */
   distance?: number;

@@ -1,34 +1,14 @@
-/** Every layer name the API accepts, from the spec's layer list. */
-export const GEOCODE_LAYERS = [
-  'place',
-  'address',
-  'intersection',
-  'street',
-  'neighborhood',
-  'postalCode',
-  'locality',
-  'county',
-  'state',
-  'country',
-  'coarse',
-  'fine',
-] as const;
-export type LayerName = (typeof GEOCODE_LAYERS)[number];
+/** `fine` per the spec: places and addresses. The reference pack has none of them, so they never match. */
+export const FINE_LAYERS = ['place', 'address', 'intersection', 'street'] as const;
+/** `coarse` per the spec: areas and populated places. */
+export const COARSE_LAYERS = ['neighborhood', 'postalCode', 'locality', 'county', 'state', 'country'] as const;
 
 /** A concrete layer a result can carry (the two groups expanded away). */
-export type GeocodeLayer = Exclude<LayerName, 'coarse' | 'fine'>;
+export type GeocodeLayer = (typeof FINE_LAYERS)[number] | (typeof COARSE_LAYERS)[number];
 
-/** `coarse` per the spec: areas and populated places. */
-export const COARSE_LAYERS: readonly GeocodeLayer[] = [
-  'neighborhood',
-  'postalCode',
-  'locality',
-  'county',
-  'state',
-  'country',
-];
-/** `fine` per the spec: places and addresses. The reference pack has none of them, so they never match. */
-export const FINE_LAYERS: readonly GeocodeLayer[] = ['place', 'address', 'intersection', 'street'];
+/** Every layer name the API accepts, from the spec's layer list: the concrete ones and the two groups. */
+export const GEOCODE_LAYERS = [...FINE_LAYERS, ...COARSE_LAYERS, 'coarse', 'fine'] as const;
+export type LayerName = (typeof GEOCODE_LAYERS)[number];
 
 /** Whether a string is a layer name the API accepts. */
 export function isLayerName(name: string): name is LayerName {

@@ -2,22 +2,17 @@ import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import maxmind, { type Reader, type Response } from 'maxmind';
+import type { AddressRegion } from './address-region.js';
 import { findInstalledPackage, type InstalledPackage } from './package-dir.js';
 import { isPublicIp } from './public-ip.js';
 import { type DataSource, SOURCES, sourceFrom } from './sources.js';
 import { usStateCodeForName } from './us-states.js';
 
 /** Where an IP address is, as far as the IP database knows. Coordinates in degrees. */
-export interface IpLocation {
+export interface IpLocation extends AddressRegion {
   latitude: number;
   longitude: number;
   city?: string;
-  state?: string;
-  stateCode?: string;
-  postalCode?: string;
-  country?: string;
-  countryCode?: string;
-  countryFlag?: string;
 }
 
 /** An opened IP database, or an absent one that says why. */

@@ -46,3 +46,15 @@ export async function putCircle(
 export function typesOf(res: ApiResponse): string[] {
   return (res.body.events as Array<{ type: string }>).map((e) => e.type);
 }
+
+/**
+ * A maker of fresh device ids (`<prefix>-1`, `<prefix>-2` …) that first moves `clock` 2 s on, past the
+ * per-device track rate limit, so every test's device tracks at once.
+ */
+export function deviceIds(clock: { advance(ms: number): void }, prefix: string): () => string {
+  let n = 0;
+  return () => {
+    clock.advance(2000);
+    return `${prefix}-${++n}`;
+  };
+}

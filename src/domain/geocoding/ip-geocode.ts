@@ -1,21 +1,12 @@
 import { isIP } from 'node:net';
-import type { GeodataPack } from '../../geodata/pack.js';
+import type { GeodataPack, IpLocation } from '../../geodata/pack.js';
 import { isPublicIp } from '../../geodata/public-ip.js';
 import { DomainError } from '../errors.js';
 import { geodataUnavailable } from './geodata-unavailable.js';
 
 /** The spec's IP geocode address: a point plus city, state, postal code and country where known. */
-export interface IpAddress {
-  latitude: number;
-  longitude: number;
+export interface IpAddress extends IpLocation {
   geometry: { type: 'Point'; coordinates: [number, number] };
-  city?: string;
-  state?: string;
-  stateCode?: string;
-  postalCode?: string;
-  country?: string;
-  countryCode?: string;
-  countryFlag?: string;
 }
 
 export interface IpGeocode {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { makeCircleGeofence } from '../../../test/helpers/fixtures.js';
+import { seededRandom } from '../../../test/helpers/seeded-random.js';
 import { circlePolygon } from '../../geo/circle-polygon.js';
 import { destinationPoint, distanceMeters } from '../../geo/distance-meters.js';
 import type { Position, Ring } from '../../geo/types.js';
@@ -198,13 +199,7 @@ describe('GeofenceIndex: trees built elsewhere', () => {
     const index = new GeofenceIndex({ buildTree: builder.buildTree, backgroundFrom: 0 });
     const all = new Map<string, Geofence>();
     // mulberry32: the other tests' LCG repeats too soon for 40,000 draws of several values each.
-    let seed = 11;
-    const rand = () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    const rand = seededRandom(11);
     const place = (id: string): Geofence =>
       rand() < 0.7
         ? circle(id, at(rand() * 12_000, rand() * 360), 50 + rand() * 400)

@@ -69,6 +69,17 @@ function meters(
 
 const residential = () => ({ highway: 'residential' });
 
+/** No left turn from row 2 (eastbound) into column 2 (northbound) at the centre node. */
+const NO_LEFT_TURN: OsmRelation = {
+  id: 1,
+  tags: { type: 'restriction', restriction: 'no_left_turn' },
+  members: [
+    { type: 'way', ref: 102, role: 'from' },
+    { type: 'node', ref: id(2, 2), role: 'via' },
+    { type: 'way', ref: 202, role: 'to' },
+  ],
+};
+
 describe('road graphs', () => {
   it('routes along the grid and agrees with plain Dijkstra by length', async () => {
     const { graphs, result } = await built(gridFile([], [], residential));
@@ -92,17 +103,10 @@ describe('road graphs', () => {
   });
 
   it('answers a matrix with the routes of one query per pair (one-ways, a turn restriction, one chain)', async () => {
-    const rel: OsmRelation = {
-      id: 1,
-      tags: { type: 'restriction', restriction: 'no_left_turn' },
-      members: [
-        { type: 'way', ref: 102, role: 'from' },
-        { type: 'node', ref: id(2, 2), role: 'via' },
-        { type: 'way', ref: 202, role: 'to' },
-      ],
-    };
     const { graphs } = await built(
-      gridFile([], [rel], (row, i) => (row && i === 3 ? { highway: 'residential', oneway: 'yes' } : residential())),
+      gridFile([], [NO_LEFT_TURN], (row, i) =>
+        row && i === 3 ? { highway: 'residential', oneway: 'yes' } : residential(),
+      ),
     );
     const points: Position[] = [
       at(0, 0),
@@ -150,18 +154,8 @@ describe('road graphs', () => {
   });
 
   it('applies car turn restrictions at their via node', async () => {
-    // No left turn from row 2 (eastbound) into column 2 (northbound) at the centre node.
-    const rel: OsmRelation = {
-      id: 1,
-      tags: { type: 'restriction', restriction: 'no_left_turn' },
-      members: [
-        { type: 'way', ref: 102, role: 'from' },
-        { type: 'node', ref: id(2, 2), role: 'via' },
-        { type: 'way', ref: 202, role: 'to' },
-      ],
-    };
     const plain = await built(gridFile([], [], residential));
-    const restricted = await built(gridFile([], [rel], residential));
+    const restricted = await built(gridFile([], [NO_LEFT_TURN], residential));
     assert.equal(restricted.result.counts.turnRestrictions, 1);
     const from: Position = [0.0015, 0.002];
     const to: Position = [0.002, 0.0035];

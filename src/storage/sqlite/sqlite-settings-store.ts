@@ -7,43 +7,26 @@ import type { SigningKey } from '../../domain/verified/signing-key.js';
 import { type SqliteDb, writeTransaction } from './open-database.js';
 import { statement } from './paged-query.js';
 
+/** The tables holding one JSON document per tenant (project and live or test). */
+type DocTable = 'place_settings' | 'sdk_settings';
+
 export class SqliteSettingsStore implements SettingsStore {
   constructor(private readonly db: SqliteDb) {}
 
   async get(tenant: Tenant): Promise<PlaceSettings> {
-    const row = statement(this.db, 'SELECT doc FROM place_settings WHERE project_id = ? AND live = ?').get(
-      tenant.projectId,
-      tenant.live ? 1 : 0,
-    ) as { doc: string } | undefined;
-    return row ? (JSON.parse(row.doc) as PlaceSettings) : structuredClone(EMPTY_PLACE_SETTINGS);
+    return this.readDoc<PlaceSettings>('place_settings', tenant) ?? structuredClone(EMPTY_PLACE_SETTINGS);
   }
 
   async put(tenant: Tenant, settings: PlaceSettings): Promise<void> {
-    writeTransaction(this.db, () =>
-      statement(
-        this.db,
-        `INSERT INTO place_settings (project_id, live, doc) VALUES (?, ?, ?)
-         ON CONFLICT(project_id, live) DO UPDATE SET doc = excluded.doc`,
-      ).run(tenant.projectId, tenant.live ? 1 : 0, JSON.stringify(settings)),
-    );
+    this.writeDoc('place_settings', tenant, settings);
   }
 
   async getSdk(tenant: Tenant): Promise<SdkSettings | null> {
-    const row = statement(this.db, 'SELECT doc FROM sdk_settings WHERE project_id = ? AND live = ?').get(
-      tenant.projectId,
-      tenant.live ? 1 : 0,
-    ) as { doc: string } | undefined;
-    return row ? (JSON.parse(row.doc) as SdkSettings) : null;
+    return this.readDoc<SdkSettings>('sdk_settings', tenant);
   }
 
   async putSdk(tenant: Tenant, settings: SdkSettings): Promise<void> {
-    writeTransaction(this.db, () =>
-      statement(
-        this.db,
-        `INSERT INTO sdk_settings (project_id, live, doc) VALUES (?, ?, ?)
-         ON CONFLICT(project_id, live) DO UPDATE SET doc = excluded.doc`,
-      ).run(tenant.projectId, tenant.live ? 1 : 0, JSON.stringify(settings)),
-    );
+    this.writeDoc('sdk_settings', tenant, settings);
   }
 
   async signingKey(tenant: Tenant): Promise<SigningKey | null> {
@@ -79,6 +62,26 @@ export class SqliteSettingsStore implements SettingsStore {
       ),
     );
     return (await this.signingKey(tenant)) ?? key;
+  }
+
+  /** The JSON document a one-row-per-tenant table (`place_settings`, `sdk_settings`) holds, or null. */
+  private readDoc<T>(table: DocTable, tenant: Tenant): T | null {
+    const row = statement(this.db, `SELECT doc FROM ${table} WHERE project_id = ? AND live = ?`).get(
+      tenant.projectId,
+      tenant.live ? 1 : 0,
+    ) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as T) : null;
+  }
+
+  /** Replaces the tenant's document in a one-row-per-tenant table. */
+  private writeDoc(table: DocTable, tenant: Tenant, doc: unknown): void {
+    writeTransaction(this.db, () =>
+      statement(
+        this.db,
+        `INSERT INTO ${table} (project_id, live, doc) VALUES (?, ?, ?)
+         ON CONFLICT(project_id, live) DO UPDATE SET doc = excluded.doc`,
+      ).run(tenant.projectId, tenant.live ? 1 : 0, JSON.stringify(doc)),
+    );
   }
 }
 
