@@ -78,6 +78,9 @@ describe('the first serve builds the world pack', () => {
       assert.match(first.stdout(), /source: GeoNames/);
       const key = /test publishable\s+(prj_test_pk_\w+)/.exec(first.stdout())?.[1];
       assert.ok(key, first.stdout());
+      // The first start says the key's per-second limit is shared by an app's users, and how to raise it.
+      assert.match(first.stdout(), /10 requests a second .*shared by every user of an app/s);
+      assert.match(first.stdout(), /projects set default --rate-limit/);
       const res = await fetch(`${first.url}/v1/geocode/forward?query=vaduz`, { headers: { authorization: key } });
       const body = (await res.json()) as { addresses: Array<{ countryCode: string }> };
       assert.equal(body.addresses[0]?.countryCode, 'LI');

@@ -69,6 +69,10 @@ async function createDefaultProject(projects: ProjectService): Promise<void> {
         `  test secret       ${keys.test.secret}`,
         `  live publishable  ${keys.live.publishable}`,
         `  live secret       ${keys.live.secret}`,
+        // Every user of an app shares its publishable key, and a page with the web SDK makes several
+        // calls at once: the spec's default per-key limit is soon reached in production.
+        'Each key allows 10 requests a second (the spec\'s default), shared by every user of an app;',
+        'raise it with: npm run cli -- projects set default --rate-limit 200',
         '',
       ].join('\n'),
     );
