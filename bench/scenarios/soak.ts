@@ -203,14 +203,16 @@ function judge(windows: Window[], warmupSeconds: number): { text: string; summar
   const last = windows.at(-1);
   if (!ref || !last || ref === last) return { text: 'soak: too short to compare', summary: 'too short' };
   const next = windows[afterWarmup + 1] ?? last;
-  const rssChange = last.rssMb / ref.rssMb - 1;
+  // The last window's RSS may still be on its way when the load ends: take the newest one read.
+  const lastRss = windows.findLast((w) => Number.isFinite(w.rssMb)) ?? last;
+  const rssChange = lastRss.rssMb / ref.rssMb - 1;
   const p99Change = last.p99Ms / next.p99Ms - 1;
   const rssOk = Math.abs(rssChange) <= 0.1;
   const p99Ok = p99Change <= 0.2;
   const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
   const summary = `RSS ${pct(rssChange)} ${rssOk ? 'ok' : 'OVER 10%'}, p99 ${pct(p99Change)} ${p99Ok ? 'ok' : 'OVER 20%'}`;
   return {
-    text: `soak: RSS ${ref.rssMb.toFixed(1)} MB at ${ref.endSeconds} s -> ${last.rssMb.toFixed(1)} MB at ${last.endSeconds} s (${pct(rssChange)}, ${rssOk ? 'within' : 'NOT within'} 10%); p99 ${next.p99Ms.toFixed(2)} ms in the window to ${next.endSeconds} s -> ${last.p99Ms.toFixed(2)} ms in the last (${pct(p99Change)}, ${p99Ok ? 'within' : 'NOT within'} 20%)`,
+    text: `soak: RSS ${ref.rssMb.toFixed(1)} MB at ${ref.endSeconds} s -> ${lastRss.rssMb.toFixed(1)} MB at ${lastRss.endSeconds} s (${pct(rssChange)}, ${rssOk ? 'within' : 'NOT within'} 10%); p99 ${next.p99Ms.toFixed(2)} ms in the window to ${next.endSeconds} s -> ${last.p99Ms.toFixed(2)} ms in the last (${pct(p99Change)}, ${p99Ok ? 'within' : 'NOT within'} 20%)`,
     summary,
   };
 }
