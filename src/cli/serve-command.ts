@@ -71,7 +71,7 @@ async function createDefaultProject(projects: ProjectService): Promise<void> {
         `  live secret       ${keys.live.secret}`,
         // Every user of an app shares its publishable key, and a page with the web SDK makes several
         // calls at once: the spec's default per-key limit is soon reached in production.
-        'Each key allows 10 requests a second (the spec\'s default), shared by every user of an app;',
+        "Each key allows 10 requests a second (the spec's default), shared by every user of an app;",
         'raise it with: npm run cli -- projects set default --rate-limit 200',
         '',
       ].join('\n'),
