@@ -13,7 +13,9 @@ interface Sample {
   value: number;
 }
 
-const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?[0-9.e+-]+|NaN|\+Inf|-Inf)$/;
+// Values as Go's ParseFloat reads them, which is what Prometheus uses: NaN in any letter case (prom-client
+// prints `Nan` for the event-loop lag before its first sample, as a scrape right after start sees).
+const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?[0-9.e+-]+|[Nn][Aa][Nn]|\+Inf|-Inf)$/;
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
 
 /** Parses the text exposition format strictly: every line a comment (HELP/TYPE) or a sample. */
@@ -25,7 +27,7 @@ function parseMetrics(text: string): Sample[] {
     assert.ok(m, `not a sample line: ${line}`);
     const labels: Record<string, string> = {};
     for (const [, k, v] of (m[2] ?? '').matchAll(LABEL)) labels[k!] = v!;
-    samples.push({ name: m[1]!, labels, value: Number(m[3]) });
+    samples.push({ name: m[1]!, labels, value: /^nan$/i.test(m[3]!) ? Number.NaN : Number(m[3]) });
   }
   return samples;
 }
