@@ -1,39 +1,5 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { BuiltTree, TreeBuilder } from '../domain/geofences/packed-tree.js';
-
-// Plain CommonJS, so the worker needs no TypeScript loader; flatbush is an ES module, hence import().
-// It does what `buildTreeHere` does (the tests hold the two to the same bytes). The input is read in
-// shared memory and the tree leaves transferred: nothing is copied either way.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const loaded = import(workerData.flatbush).then((m) => m.default);
-parentPort.on('message', async ({ id, input: { boxes, held, extra } }) => {
-  try {
-    const Flatbush = await loaded;
-    let count = extra.length / 5;
-    for (let slot = 0; slot < held.length; slot++) if (held[slot] !== 0) count++;
-    const tree = new Flatbush(count);
-    const itemSlot = new Uint32Array(count);
-    let item = 0;
-    for (let slot = 0; slot < held.length; slot++) {
-      if (held[slot] === 0) continue;
-      const o = slot * 4;
-      tree.add(boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3]);
-      itemSlot[item++] = slot;
-    }
-    for (let o = 0; o < extra.length; o += 5) {
-      tree.add(extra[o + 1], extra[o + 2], extra[o + 3], extra[o + 4]);
-      itemSlot[item++] = extra[o];
-    }
-    tree.finish();
-    parentPort.postMessage({ id, built: { data: tree.data, itemSlot } }, [tree.data, itemSlot.buffer]);
-  } catch (err) {
-    parentPort.postMessage({ id, error: String((err && err.message) || err) });
-  }
-});
-`;
 
 interface Reply {
   id: number;
@@ -66,8 +32,11 @@ export class TreeBuildThread {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const flatbush = pathToFileURL(createRequire(import.meta.url).resolve('flatbush')).href;
-    const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { flatbush } });
+    // The thread runs tree-build-worker.ts through the TypeScript loader's entry; should it fail to load,
+    // its builds fail and the index builds in place.
+    const worker = new Worker(new URL('./typescript-worker.mjs', import.meta.url), {
+      workerData: { module: new URL('./tree-build-worker.ts', import.meta.url).href },
+    });
     worker.on('message', (reply: Reply) => {
       const p = this.pending.get(reply.id);
       this.pending.delete(reply.id);
