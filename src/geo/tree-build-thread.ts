@@ -34,7 +34,7 @@ export class TreeBuildThread {
     if (this.worker) return this.worker;
     // The thread runs tree-build-worker.ts through the TypeScript loader's entry; should it fail to load,
     // its builds fail and the index builds in place.
-    const worker = new Worker(new URL('./typescript-worker.mjs', import.meta.url), {
+    const worker = new Worker(new URL('../typescript-worker.mjs', import.meta.url), {
       workerData: { module: new URL('./tree-build-worker.ts', import.meta.url).href },
     });
     worker.on('message', (reply: Reply) => {

@@ -9,48 +9,6 @@ export interface OutgoingPost {
   timeoutMs: number;
 }
 
-// Plain CommonJS, so the worker needs no TypeScript loader. Kept-alive connections, up to 32 per
-// receiver; a timeout aborts the request (AbortSignal), a redirect is an answer like any other.
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const http = require('node:http');
-const https = require('node:https');
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 32 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 32 }),
-};
-const send = ({ id, url, body, headers, timeoutMs }) => {
-  let done = false;
-  const reply = (status, error) => {
-    if (done) return;
-    done = true;
-    parentPort.postMessage({ id, status, error });
-  };
-  try {
-    const target = new URL(url);
-    const client = target.protocol === 'https:' ? https : http;
-    const req = client.request(target, {
-      method: 'POST',
-      agent: agents[target.protocol],
-      signal: AbortSignal.timeout(timeoutMs),
-      headers,
-    }, (res) => {
-      res.resume();
-      res.on('end', () => reply(res.statusCode ?? null, null));
-      res.on('error', (err) => reply(null, err.message));
-    });
-    req.on('error', (err) => {
-      const timedOut = err.name === 'AbortError' || err.name === 'TimeoutError';
-      reply(null, timedOut ? 'no answer within ' + timeoutMs + ' ms' : (err.code || err.message));
-    });
-    req.end(body);
-  } catch (err) {
-    reply(null, String((err && err.message) || err));
-  }
-};
-parentPort.on('message', (posts) => { for (const p of posts) send(p); });
-`;
-
 /**
  * Makes webhook posts on a thread of its own, so that their HTTP work (connection, request, response)
  * runs beside the requests the event loop serves instead of between them; the event loop only prints
@@ -85,7 +43,10 @@ export class PostThread {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] });
+    // post-worker.ts, through the TypeScript loader's entry (see typescript-worker.mjs).
+    const worker = new Worker(new URL('../typescript-worker.mjs', import.meta.url), {
+      workerData: { module: new URL('./post-worker.ts', import.meta.url).href },
+    });
     worker.on('message', (reply: { id: number; status: number | null; error: string | null }) => {
       const resolve = this.pending.get(reply.id);
       this.pending.delete(reply.id);
