@@ -9,7 +9,7 @@ describe('Usage: counts per project, environment, endpoint and month; cost; quot
   let s: TestServer;
   let env: Record<string, string>;
   const clock = new ManualClock(Date.parse('2026-01-20T12:00:00.000Z'));
-  const usage = (args: string[]) => runCli(['projects', 'usage', ...args], env, 20_000);
+  const usage = (args: string[]) => runCli(['projects', 'usage', ...args], env);
 
   before(async () => {
     s = await startServer({ clock });
