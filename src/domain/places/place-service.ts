@@ -6,7 +6,7 @@ import type { Metadata } from '../metadata.js';
 import { matchesMetadata } from '../search/matches-metadata.js';
 import type { PlaceSettings } from '../settings/place-settings.js';
 import type { Place } from './place.js';
-import { withProjectChainFields } from './place-settings-view.js';
+import { passesPlaceFilters, withProjectChainFields } from './place-settings-view.js';
 
 export interface PlaceSearchQuery {
   near: Position;
@@ -16,6 +16,8 @@ export interface PlaceSearchQuery {
   groups?: string[];
   /** Only places whose chain's project metadata has these values. */
   chainMetadata?: Metadata;
+  /** Only places in these countries (ISO 3166-1 alpha-2, upper case), by the country polygon at the place. */
+  countries?: string[];
   limit: number;
 }
 
@@ -72,6 +74,8 @@ export class PlaceService {
     const chains = new Set(q.chains ?? []);
     const categories = new Set(q.categories ?? []);
     for (const g of q.groups ?? []) for (const c of CATEGORY_GROUPS[g] ?? []) categories.add(c);
+    const countries = q.countries?.length ? new Set(q.countries) : null;
+    const pack = this.packs.current();
     const [lon, lat] = q.near;
     const hits: Array<{ place: Place; distance: number }> = [];
     for (const layer of this.layers()) {
@@ -79,8 +83,13 @@ export class PlaceService {
         const r = layer.record(i);
         const wanted = (r.chain && chains.has(r.chain.slug)) || r.categories.some((c) => categories.has(c));
         if (!wanted) return false;
-        if (!q.chainMetadata) return true;
-        return !!r.chain && matchesMetadata(settings.chainMetadata[r.chain.slug] ?? null, q.chainMetadata);
+        if (q.chainMetadata && !(r.chain && matchesMetadata(settings.chainMetadata[r.chain.slug] ?? null, q.chainMetadata)))
+          return false;
+        // Asked last, for the few places the other filters kept: a polygon lookup per place. A region's
+        // extract may reach over a border (Imperial County's takes in some of Mexicali).
+        if (!countries) return true;
+        const code = pack?.regionsAt(r.lon, r.lat).country?.code;
+        return code !== undefined && countries.has(code);
       };
       for (const n of layer.nearby(lon, lat, q.radiusMeters, q.limit, keep)) {
         hits.push({ place: toPlace(layer, n.index, settings), distance: n.distance });
@@ -88,6 +97,23 @@ export class PlaceService {
     }
     hits.sort((a, b) => a.distance - b.distance || (a.place.id < b.place.id ? -1 : 1));
     return hits.slice(0, q.limit);
+  }
+
+  /**
+   * Every place within `radiusMeters` of `near` that the project's place filters let through (all when
+   * it set none), nearest first, at most `limit`: what a device may detect on its own (iOS region sync).
+   */
+  near(settings: PlaceSettings, near: Position, radiusMeters: number, limit: number): Array<{ place: Place; distance: number }> {
+    const [lon, lat] = near;
+    const hits: Array<{ place: Place; distance: number }> = [];
+    for (const layer of this.layers()) {
+      const keep = (i: number) => passesPlaceFilters(layer.record(i), settings.placeFilters);
+      for (const n of layer.nearby(lon, lat, radiusMeters, limit, keep)) {
+        hits.push({ place: toPlace(layer, n.index, settings), distance: n.distance });
+      }
+    }
+    hits.sort((a, b) => a.distance - b.distance || (a.place.id < b.place.id ? -1 : 1));
+    return hits.slice(0, limit);
   }
 
   /**
