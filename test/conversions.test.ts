@@ -168,6 +168,39 @@ describe('conversions: POST /v1/events, GET /v1/events/conversions', () => {
       4,
     );
   });
+
+  it('finds the user by installId alone, for tracks and conversions that carry nothing else', async () => {
+    const trackAs = (json: Record<string, unknown>) => {
+      clock.advance(2000); // past the per-device limit of one track a second
+      return s.request('POST', '/v1/track', { key: pk(), json });
+    };
+    // As iOS sends a track (no deviceId while the vendor id is withheld), less the fields that do not matter.
+    const fix = { latitude: home[1], longitude: home[0], accuracy: 10, deviceType: 'iOS', foreground: true };
+    const first = await trackAs({ ...fix, installId: 'install-A', deviceId: 'inst-dev-A' });
+    assertOk(first);
+    const alone = await trackAs({ ...fix, installId: 'install-A' });
+    assertOk(alone);
+    assert.equal(alone.body.user._id, first.body.user._id, 'the same user as the install tracked before');
+    assert.equal(alone.body.user.deviceId, 'inst-dev-A');
+
+    const fresh = await trackAs({ ...fix, installId: 'install-B' });
+    assertOk(fresh);
+    assert.notEqual(fresh.body.user._id, first.body.user._id);
+    assert.equal(fresh.body.user.installId, 'install-B');
+    const again = await trackAs({ ...fix, installId: 'install-B' });
+    assert.equal(again.body.user._id, fresh.body.user._id, 'a first track by installId is found again by it');
+
+    const res = await convert({ type: 'checkout', installId: 'install-A', metadata: { revenue: 3 } });
+    assertOk(res);
+    assert.equal(res.body.event.user._id, first.body.user._id);
+
+    const before = (await s.request('GET', '/v1/events?limit=1000', { key: sk() })).body.events.length;
+    assertError(await convert({ type: 'checkout', installId: 'install-unknown' }), 404, 'installId');
+    assertError(await trackAs({ ...fix }), 400, 'deviceId');
+    const users = (await s.request('GET', '/v1/users?limit=1000', { key: sk() })).body.users;
+    assert.equal(users.filter((u: { installId?: string }) => u.installId === 'install-unknown').length, 0);
+    assert.equal((await s.request('GET', '/v1/events?limit=1000', { key: sk() })).body.events.length, before);
+  });
 });
 
 describe('event verification: PUT /v1/events/:id/verification', () => {

@@ -21,6 +21,8 @@ export interface ConversionUser {
   id?: string | undefined;
   userId?: string | undefined;
   deviceId?: string | undefined;
+  /** The SDKs' id of the app's install; tried last, on its own index. */
+  installId?: string | undefined;
 }
 
 /** A conversion summary covers at most this many days. */
@@ -103,17 +105,20 @@ export class EventService {
     return { ...range, conversions: await this.events.conversionCounts(tenant, range.from, range.to) };
   }
 
-  /** The user a conversion names: by `_id`, else `userId`, else `deviceId`. */
+  /** The user a conversion names: by `_id`, else `userId`, else `deviceId`, else `installId`. */
   private async findUser(tenant: Tenant, who: ConversionUser): Promise<User> {
     const tries: Array<[string, string | undefined]> = [
       ['id', who.id],
       ['userId', who.userId],
       ['deviceId', who.deviceId],
+      ['installId', who.installId],
     ];
     const named = tries.filter((t): t is [string, string] => t[1] !== undefined);
-    if (named.length === 0) throw invalid('userId', 'userId, deviceId or id is required: the user who converted.');
-    for (const [, value] of named) {
-      const user = await this.users.get(tenant, value);
+    if (named.length === 0)
+      throw invalid('userId', 'userId, deviceId, installId or id is required: the user who converted.');
+    for (const [name, value] of named) {
+      const user =
+        name === 'installId' ? await this.users.getByInstallId(tenant, value) : await this.users.get(tenant, value);
       if (user) return user;
     }
     throw notFound('user', named[0]![0]);

@@ -29,7 +29,7 @@ const DEVICE_TYPES = ['iOS', 'Android', 'Web'] as const;
 
 /** Every body rule of the spec; any other field (source, sdkVersion, speed, ...) is ignored. */
 export const trackBody = {
-  deviceId: str({ maxLength: 256 }).required(),
+  deviceId: str({ maxLength: 256 }).describe('required unless installId is given'),
   userId: str({ maxLength: 256 }),
   latitude: num({ min: -90, max: 90 }).required(),
   longitude: num({ min: -180, max: 180 }).required(),
@@ -111,8 +111,14 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
     const events = eventsJson(r.events);
     return new JsonText(`{"meta":{"code":200${extras.meta}},"events":${events},"user":${user}${extras.tail}}`);
   };
+  /** The body with its deviceId: as sent, else found from its installId (`UserService.deviceOfInstall`). */
+  const withDevice = async <B extends TrackBody>(b: B, tenant: Tenant, name = 'deviceId') => {
+    if (b.deviceId !== undefined) return b as B & { deviceId: string };
+    if (b.installId === undefined) throw invalidParam(name, 'is required (or installId).');
+    return { ...b, deviceId: await services.users.deviceOfInstall(tenant, b.installId) };
+  };
   // The mobile SDKs' parts (remote settings in meta, nearbyGeofences, verified tokens): track-sdk.ts.
-  const track = async (body: TrackBody & Parsed<typeof sdkTrackBody>, req: FastifyRequest, tenant: Tenant) => {
+  const track = async (body: TrackBody & Parsed<typeof sdkTrackBody> & { deviceId: string }, req: FastifyRequest, tenant: Tenant) => {
     const request = toTrackRequest(body, req, tenant, clock.now());
     const result = await services.tracking.track(request);
     return present(result, await trackExtras(services, tenant, request, body, result, clock.now()));
@@ -131,8 +137,9 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
       onSend: refundRefused,
     },
     async ({ body, tenant, req, reply }) => {
-      await limitDevice(req, reply, tenant, body.deviceId);
-      return track(body, req, tenant);
+      const device = await withDevice(body, tenant);
+      await limitDevice(req, reply, tenant, device.deviceId);
+      return track(device, req, tenant);
     },
   );
 
@@ -148,8 +155,9 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
       perKeyLimit: false,
     },
     async ({ body, tenant, req, reply }) => {
-      await limitDevice(req, reply, tenant, body.deviceId);
-      return track({ ...body, verified: true }, req, tenant);
+      const device = await withDevice(body, tenant);
+      await limitDevice(req, reply, tenant, device.deviceId);
+      return track({ ...device, verified: true }, req, tenant);
     },
   );
 
@@ -166,7 +174,9 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
       onSend: refundRefused,
     },
     async ({ body, tenant, req, reply }) => {
-      const items = body.replays.map((raw, i) => parseReplay(raw, i));
+      const items = await Promise.all(
+        body.replays.map((raw, i) => withDevice(parseReplay(raw, i), tenant, `replays[${i}].deviceId`)),
+      );
       // One request, one count against the device limits, however many updates it carries.
       await limitDevice(req, reply, tenant, items[0]!.deviceId);
       const reqs = items.map((b, i) =>
@@ -191,7 +201,7 @@ function parseReplay(raw: unknown, i: number): TrackBody {
 }
 
 function toTrackRequest(
-  b: TrackBody,
+  b: TrackBody & { deviceId: string },
   req: FastifyRequest,
   tenant: Tenant,
   now: number,
