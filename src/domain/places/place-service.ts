@@ -83,7 +83,10 @@ export class PlaceService {
         const r = layer.record(i);
         const wanted = (r.chain && chains.has(r.chain.slug)) || r.categories.some((c) => categories.has(c));
         if (!wanted) return false;
-        if (q.chainMetadata && !(r.chain && matchesMetadata(settings.chainMetadata[r.chain.slug] ?? null, q.chainMetadata)))
+        if (
+          q.chainMetadata &&
+          !(r.chain && matchesMetadata(settings.chainMetadata[r.chain.slug] ?? null, q.chainMetadata))
+        )
           return false;
         // Asked last, for the few places the other filters kept: a polygon lookup per place. A region's
         // extract may reach over a border (Imperial County's takes in some of Mexicali).
@@ -103,7 +106,12 @@ export class PlaceService {
    * Every place within `radiusMeters` of `near` that the project's place filters let through (all when
    * it set none), nearest first, at most `limit`: what a device may detect on its own (iOS region sync).
    */
-  near(settings: PlaceSettings, near: Position, radiusMeters: number, limit: number): Array<{ place: Place; distance: number }> {
+  near(
+    settings: PlaceSettings,
+    near: Position,
+    radiusMeters: number,
+    limit: number,
+  ): Array<{ place: Place; distance: number }> {
     const [lon, lat] = near;
     const hits: Array<{ place: Place; distance: number }> = [];
     for (const layer of this.layers()) {

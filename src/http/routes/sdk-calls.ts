@@ -82,8 +82,7 @@ export function sdkCallRoutes(app: FastifyInstance, { services, clock }: AppDeps
       url: '/v1/sync/region',
       auth: 'publishable',
       tag: 'SDK',
-      summary:
-        'The geofences, places and beacons around the device (iOS region sync), and the region they cover',
+      summary: 'The geofences, places and beacons around the device (iOS region sync), and the region they cover',
       body: {
         latitude: num({ min: -90, max: 90 }).required(),
         longitude: num({ min: -180, max: 180 }).required(),

@@ -118,7 +118,11 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
     return { ...b, deviceId: await services.users.deviceOfInstall(tenant, b.installId) };
   };
   // The mobile SDKs' parts (remote settings in meta, nearbyGeofences, verified tokens): track-sdk.ts.
-  const track = async (body: TrackBody & Parsed<typeof sdkTrackBody> & { deviceId: string }, req: FastifyRequest, tenant: Tenant) => {
+  const track = async (
+    body: TrackBody & Parsed<typeof sdkTrackBody> & { deviceId: string },
+    req: FastifyRequest,
+    tenant: Tenant,
+  ) => {
     const request = toTrackRequest(body, req, tenant, clock.now());
     const result = await services.tracking.track(request);
     return present(result, await trackExtras(services, tenant, request, body, result, clock.now()));

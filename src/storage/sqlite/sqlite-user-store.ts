@@ -64,9 +64,11 @@ export class SqliteUserStore implements UserStore {
   }
 
   async getByInstallId(tenant: Tenant, installId: string): Promise<User | null> {
-    const row = statement(this.db, USER_BY_INSTALL_ID).get({ p: tenant.projectId, l: tenant.live ? 1 : 0, id: installId }) as
-      | { doc: string }
-      | undefined;
+    const row = statement(this.db, USER_BY_INSTALL_ID).get({
+      p: tenant.projectId,
+      l: tenant.live ? 1 : 0,
+      id: installId,
+    }) as { doc: string } | undefined;
     return row ? (JSON.parse(row.doc) as User) : null;
   }
 
