@@ -193,6 +193,11 @@ describe('conversions: POST /v1/events, GET /v1/events/conversions', () => {
     const res = await convert({ type: 'checkout', installId: 'install-A', metadata: { revenue: 3 } });
     assertOk(res);
     assert.equal(res.body.event.user._id, first.body.user._id);
+    assert.equal(
+      res.body.event.user.installId,
+      'install-A',
+      "the event's user carries installId, as RadarEvent reads it",
+    );
 
     const before = (await s.request('GET', '/v1/events?limit=1000', { key: sk() })).body.events.length;
     assertError(await convert({ type: 'checkout', installId: 'install-unknown' }), 404, 'installId');
