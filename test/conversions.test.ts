@@ -178,8 +178,11 @@ describe('conversions: POST /v1/events, GET /v1/events/conversions', () => {
     const fix = { latitude: home[1], longitude: home[0], accuracy: 10, deviceType: 'iOS', foreground: true };
     const first = await trackAs({ ...fix, installId: 'install-A', deviceId: 'inst-dev-A' });
     assertOk(first);
-    const alone = await trackAs({ ...fix, installId: 'install-A' });
+    const alone = await trackAs({ ...fix, installId: 'install-A', source: 'GEOFENCE_EXIT' });
     assertOk(alone);
+    assert.equal(alone.body.user.source, 'GEOFENCE_EXIT', 'the source the mobile SDKs read back');
+    const read = await s.request('GET', `/v1/users/${alone.body.user._id}`, { key: sk() });
+    assert.equal(read.body.user.source, 'GEOFENCE_EXIT');
     assert.equal(alone.body.user._id, first.body.user._id, 'the same user as the install tracked before');
     assert.equal(alone.body.user.deviceId, 'inst-dev-A');
 
@@ -202,6 +205,7 @@ describe('conversions: POST /v1/events, GET /v1/events/conversions', () => {
     const before = (await s.request('GET', '/v1/events?limit=1000', { key: sk() })).body.events.length;
     assertError(await convert({ type: 'checkout', installId: 'install-unknown' }), 404, 'installId');
     assertError(await trackAs({ ...fix }), 400, 'deviceId');
+    assertError(await trackAs({ ...fix, installId: 'install-A', source: 'x'.repeat(65) }), 400, 'source');
     const users = (await s.request('GET', '/v1/users?limit=1000', { key: sk() })).body.users;
     assert.equal(users.filter((u: { installId?: string }) => u.installId === 'install-unknown').length, 0);
     assert.equal((await s.request('GET', '/v1/events?limit=1000', { key: sk() })).body.events.length, before);

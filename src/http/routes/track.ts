@@ -42,6 +42,8 @@ export const trackBody = {
   deviceType: oneOf(DEVICE_TYPES, { caseInsensitive: true }),
   updatedAt: datetime(),
   installId: str({ maxLength: 256 }),
+  // Kept as the SDK names it (a newer SDK may name a new source): the mobile SDKs read it back.
+  source: str({ maxLength: 64 }).describe('what gave the fix, e.g. FOREGROUND_LOCATION'),
   /** What the device ranged (beacon events); read again by BeaconsTracker from the raw body. */
   beacons: param({ type: 'array', items: { type: 'object' } }, (raw, name) => parseRangedBeacons(raw, name)),
   /** The client says the OS reported a mocked location (`user.fraud.mocked`). */
@@ -217,6 +219,7 @@ function toTrackRequest(
     deviceId: b.deviceId,
     userId: b.userId,
     installId: b.installId,
+    source: b.source,
     location: [b.longitude, b.latitude],
     accuracyMeters: b.accuracy,
     foreground: b.foreground,
