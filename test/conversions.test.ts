@@ -204,6 +204,8 @@ describe('conversions: POST /v1/events, GET /v1/events/conversions', () => {
 
     const before = (await s.request('GET', '/v1/events?limit=1000', { key: sk() })).body.events.length;
     assertError(await convert({ type: 'checkout', installId: 'install-unknown' }), 404, 'installId');
+    // The installId stands in only when nothing else names the user: never for a userId never tracked.
+    assertError(await convert({ type: 'checkout', userId: 'new-login', installId: 'install-A' }), 404, 'userId');
     assertError(await trackAs({ ...fix }), 400, 'deviceId');
     assertError(await trackAs({ ...fix, installId: 'install-A', source: 'x'.repeat(65) }), 400, 'source');
     const users = (await s.request('GET', '/v1/users?limit=1000', { key: sk() })).body.users;

@@ -105,20 +105,26 @@ export class EventService {
     return { ...range, conversions: await this.events.conversionCounts(tenant, range.from, range.to) };
   }
 
-  /** The user a conversion names: by `_id`, else `userId`, else `deviceId`, else `installId`. */
+  /**
+   * The user a conversion names: by `_id`, else `userId`, else `deviceId`; by `installId` only when it
+   * names none of those (an install's user is not taken for a userId the app set and never tracked).
+   */
   private async findUser(tenant: Tenant, who: ConversionUser): Promise<User> {
     const tries: Array<[string, string | undefined]> = [
       ['id', who.id],
       ['userId', who.userId],
       ['deviceId', who.deviceId],
-      ['installId', who.installId],
     ];
     const named = tries.filter((t): t is [string, string] => t[1] !== undefined);
-    if (named.length === 0)
-      throw invalid('userId', 'userId, deviceId, installId or id is required: the user who converted.');
-    for (const [name, value] of named) {
-      const user =
-        name === 'installId' ? await this.users.getByInstallId(tenant, value) : await this.users.get(tenant, value);
+    if (named.length === 0) {
+      if (who.installId === undefined)
+        throw invalid('userId', 'userId, deviceId, installId or id is required: the user who converted.');
+      const user = await this.users.getByInstallId(tenant, who.installId);
+      if (user) return user;
+      throw notFound('user', 'installId');
+    }
+    for (const [, value] of named) {
+      const user = await this.users.get(tenant, value);
       if (user) return user;
     }
     throw notFound('user', named[0]![0]);

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Position } from '../../geo/types.js';
 import type { PackSource } from '../../geodata/live-pack.js';
 import { CATEGORY_GROUPS } from '../../geodata/osm/places/categories.js';
@@ -58,6 +59,12 @@ export const MAX_FOOTPRINT_ACCURACY_METERS = 40;
 
 /** Places of the imported OpenStreetMap regions: search by chain and category, and what is at a point. */
 export class PlaceService {
+  /**
+   * Each place's country code ('' for none), by its position, as the country filter found it: a lookup
+   * costs a few polygon and ZIP searches, and a dense search area asks for thousands.
+   */
+  readonly #countries = new LRUCache<string, string>({ max: 200_000 });
+
   constructor(private readonly packs: PackSource) {}
 
   /** Whether any imported region has places (else search answers empty and track sets no place). */
@@ -90,9 +97,15 @@ export class PlaceService {
           return false;
         // Asked last, for the few places the other filters kept: a polygon lookup per place. A region's
         // extract may reach over a border (Imperial County's takes in some of Mexicali).
-        if (!countries) return true;
-        const code = pack?.regionsAt(r.lon, r.lat).country?.code;
-        return code !== undefined && countries.has(code);
+        if (!countries || !pack) return !countries;
+        // By position and the countries' build: a re-import may move a place, a new world pack a border.
+        const key = `${pack.manifest.world.builtAt}:${r.lon},${r.lat}`;
+        let code = this.#countries.get(key);
+        if (code === undefined) {
+          code = pack.regionsAt(r.lon, r.lat).country?.code ?? '';
+          this.#countries.set(key, code);
+        }
+        return countries.has(code);
       };
       for (const n of layer.nearby(lon, lat, q.radiusMeters, q.limit, keep)) {
         hits.push({ place: toPlace(layer, n.index, settings), distance: n.distance });
