@@ -168,6 +168,50 @@ describe('conversions: POST /v1/events, GET /v1/events/conversions', () => {
       4,
     );
   });
+
+  it('finds the user by installId alone, for tracks and conversions that carry nothing else', async () => {
+    const trackAs = (json: Record<string, unknown>) => {
+      clock.advance(2000); // past the per-device limit of one track a second
+      return s.request('POST', '/v1/track', { key: pk(), json });
+    };
+    // As iOS sends a track (no deviceId while the vendor id is withheld), less the fields that do not matter.
+    const fix = { latitude: home[1], longitude: home[0], accuracy: 10, deviceType: 'iOS', foreground: true };
+    const first = await trackAs({ ...fix, installId: 'install-A', deviceId: 'inst-dev-A' });
+    assertOk(first);
+    const alone = await trackAs({ ...fix, installId: 'install-A', source: 'GEOFENCE_EXIT' });
+    assertOk(alone);
+    assert.equal(alone.body.user.source, 'GEOFENCE_EXIT', 'the source the mobile SDKs read back');
+    const read = await s.request('GET', `/v1/users/${alone.body.user._id}`, { key: sk() });
+    assert.equal(read.body.user.source, 'GEOFENCE_EXIT');
+    assert.equal(alone.body.user._id, first.body.user._id, 'the same user as the install tracked before');
+    assert.equal(alone.body.user.deviceId, 'inst-dev-A');
+
+    const fresh = await trackAs({ ...fix, installId: 'install-B' });
+    assertOk(fresh);
+    assert.notEqual(fresh.body.user._id, first.body.user._id);
+    assert.equal(fresh.body.user.installId, 'install-B');
+    const again = await trackAs({ ...fix, installId: 'install-B' });
+    assert.equal(again.body.user._id, fresh.body.user._id, 'a first track by installId is found again by it');
+
+    const res = await convert({ type: 'checkout', installId: 'install-A', metadata: { revenue: 3 } });
+    assertOk(res);
+    assert.equal(res.body.event.user._id, first.body.user._id);
+    assert.equal(
+      res.body.event.user.installId,
+      'install-A',
+      "the event's user carries installId, as RadarEvent reads it",
+    );
+
+    const before = (await s.request('GET', '/v1/events?limit=1000', { key: sk() })).body.events.length;
+    assertError(await convert({ type: 'checkout', installId: 'install-unknown' }), 404, 'installId');
+    // The installId stands in only when nothing else names the user: never for a userId never tracked.
+    assertError(await convert({ type: 'checkout', userId: 'new-login', installId: 'install-A' }), 404, 'userId');
+    assertError(await trackAs({ ...fix }), 400, 'deviceId');
+    assertError(await trackAs({ ...fix, installId: 'install-A', source: 'x'.repeat(65) }), 400, 'source');
+    const users = (await s.request('GET', '/v1/users?limit=1000', { key: sk() })).body.users;
+    assert.equal(users.filter((u: { installId?: string }) => u.installId === 'install-unknown').length, 0);
+    assert.equal((await s.request('GET', '/v1/events?limit=1000', { key: sk() })).body.events.length, before);
+  });
 });
 
 describe('event verification: PUT /v1/events/:id/verification', () => {

@@ -177,6 +177,66 @@ describe('Places over imported OSM regions', () => {
     assert.ok((other.body.places as WirePlace[]).every((x) => x.chain?.externalId === undefined));
   });
 
+  it('filters by country, as the mobile SDKs send it (country=), across the Calexico–Mexicali border', async (t) => {
+    if (skipped(t)) return;
+    // The extract reaches a little into Mexicali; the border here runs at about 32.66° N.
+    const q = { categories: 'gas-station', near: near([-115.49, 32.665]), radius: '10000', limit: '100' };
+    const ids = (res: { body: { places: WirePlace[] } }) => res.body.places.map((p) => p._id).sort();
+    const all = await search(q);
+    const mx = await search({ ...q, country: 'mx' });
+    const us = await search({ ...q, countryCodes: 'US' });
+    for (const r of [all, mx, us]) assertOk(r);
+    assert.ok(all.body.places.length < 100, 'the whole answer, so the parts must add up to it');
+    assert.ok(mx.body.places.length > 0 && us.body.places.length > 0, `${ids(mx)} | ${ids(us)}`);
+    for (const p of mx.body.places as WirePlace[]) assert.ok(p.location.coordinates[1] < 32.67, `${p._id} in Mexico`);
+    for (const p of us.body.places as WirePlace[]) assert.ok(p.location.coordinates[1] > 32.65, `${p._id} in the US`);
+    assert.deepEqual([...ids(mx), ...ids(us)].sort(), ids(all));
+    assert.deepEqual(ids(await search({ ...q, country: 'US,MX' })), ids(all));
+    assertNearestFirst(mx.body.places, [-115.49, 32.665]);
+    assert.deepEqual((await search({ ...q, country: 'CA' })).body.places, []);
+    assertError(await search({ ...q, country: 'USA' }), 400, 'country');
+    assertError(await search({ ...q, countryCodes: 'U1' }), 400, 'countryCodes');
+  });
+
+  it('hands iOS region sync the places around the device when Places is on, through the place filters', async (t) => {
+    if (skipped(t)) return;
+    const sync = (key: string) =>
+      s.request('POST', '/v1/sync/region', {
+        key,
+        json: { latitude: EL_CENTRO[1], longitude: EL_CENTRO[0], userId: 'sync-user' },
+      });
+    const off = await s.createProject('sync-places-off');
+    const none = await sync(off.keys.test.publishable);
+    assertOk(none);
+    assert.deepEqual(none.body.places, [], 'no Places feature, no places');
+
+    const on = await s.createProject('sync-places-on');
+    assertOk(await settings({ features: { places: true } }, on.keys.test.secret));
+    const res = await sync(on.keys.test.publishable);
+    assertOk(res);
+    const places = res.body.places as WirePlace[];
+    assert.equal(places.length, 100, 'El Centro has more places within 5 km than one sync hands over');
+    for (const p of places) {
+      // RadarPlace (iOS) drops the whole list if one place lacks a string _id or name.
+      assert.equal(typeof p._id, 'string');
+      assert.equal(typeof p.name, 'string');
+      assert.ok(p.name.length > 0);
+      assert.ok(Array.isArray(p.categories));
+      assert.equal(p.location.coordinates.length, 2);
+    }
+    assertNearestFirst(places, EL_CENTRO);
+    const farthest = haversineMeters(EL_CENTRO, places[99]!.location.coordinates);
+    assert.ok(Math.abs(res.body.region.radius - Math.max(100, farthest)) < 1, 'the region ends at the farthest place');
+    assert.deepEqual([res.body.region.latitude, res.body.region.longitude], [EL_CENTRO[1], EL_CENTRO[0]]);
+
+    assertOk(await settings({ placeFilters: { chain: ['starbucks'], category: [] } }, on.keys.test.secret));
+    const filtered = await sync(on.keys.test.publishable);
+    const starbucks = filtered.body.places as WirePlace[];
+    assert.ok(starbucks.length >= 3 && starbucks.length < 100, `${starbucks.length}`);
+    assert.ok(starbucks.every((p) => p.chain?.slug === 'starbucks'));
+    assert.equal(filtered.body.region.radius, 5000, 'a short list covers the whole 5 km');
+  });
+
   it('rejects bad parameters, naming each', async (t) => {
     if (skipped(t)) return;
     const ok = { chains: 'starbucks', near: near(EL_CENTRO) };

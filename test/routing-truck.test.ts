@@ -4,7 +4,7 @@ import { assertError } from './helpers/assertions.js';
 import { haversineMeters } from './helpers/fixtures.js';
 import { get } from './helpers/geodata.js';
 import { osmServerSuite } from './helpers/osm-server.js';
-import type { LonLat } from './helpers/tracking.js';
+import { type LonLat, putCircle, track, trackBody } from './helpers/tracking.js';
 
 // Oʻahu: Kamehameha Highway (HI 99) eastbound at Waiawa, over a bridge tagged `maxweight=14.5` (OSM way
 // 500378786, one-way as half of the divided highway). A car crosses it; the default 18 t truck cannot.
@@ -96,6 +96,49 @@ describe('truck and motorbike routes (Oʻahu)', () => {
       assert.ok(Math.abs(r.distance.value - straight * 1.3) < 1, `${r.distance.value}`);
       assert.ok(Math.abs(r.duration.value - (straight * 1.3) / ((kmh * 1000) / 60)) < 0.1, `${r.duration.value}`);
     }
+  });
+
+  it('gives trips in truck and motorbike mode the ETA of their own routes', async (t) => {
+    if (osm.skipped(t)) return;
+    await putCircle(osm.s, 'depot', 'past-bridge', AFTER_BRIDGE, 50);
+    const etas: Record<string, { distance: number; duration: number }> = {};
+    for (const mode of ['car', 'truck', 'motorbike']) {
+      // As the mobile SDKs send it: the stored trip options, mode among them, on the track.
+      const res = await track(
+        osm.s,
+        trackBody(`trip-${mode}`, BEFORE_BRIDGE, {
+          userId: `driver-${mode}`,
+          tripOptions: {
+            externalId: `run-${mode}`,
+            destinationGeofenceTag: 'depot',
+            destinationGeofenceExternalId: 'past-bridge',
+            mode,
+            version: '2',
+          },
+        }),
+      );
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const trip = res.body.user.trip;
+      assert.equal(trip.mode, mode);
+      const route = (await distance(BEFORE_BRIDGE, AFTER_BRIDGE, mode)).body.routes[mode];
+      assert.ok(Math.abs(trip.eta.distance - route.distance.value) <= 1, `${mode} ${trip.eta.distance}`);
+      assert.ok(Math.abs(trip.eta.duration - route.duration.value) <= 0.1, `${mode} ${trip.eta.duration}`);
+      etas[mode] = trip.eta;
+    }
+    assert.ok(etas.truck!.distance > etas.car!.distance * 3, 'the truck trip goes round the bridge');
+    assert.equal(etas.motorbike!.distance, etas.car!.distance);
+    assert.ok(etas.motorbike!.duration < etas.car!.duration);
+    // POST /v1/trips takes the modes too; anything else is refused and starts nothing.
+    const started = await osm.s.request('POST', '/v1/trips', {
+      key: osm.s.keys.test.publishable,
+      json: { userId: 'driver-truck-2', externalId: 'run-truck-2', mode: 'truck' },
+    });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    assert.equal(started.body.trip.mode, 'truck');
+    const json = { userId: 'driver-plane', externalId: 'run-plane', mode: 'plane' };
+    assertError(await osm.s.request('POST', '/v1/trips', { key: osm.s.keys.test.publishable, json }), 400, 'mode');
+    const gone = await osm.s.request('GET', '/v1/trips/run-plane', { key: osm.s.keys.test.secret });
+    assert.equal(gone.status, 404);
   });
 
   it('refuses a mode it does not know, naming the parameter', async (t) => {

@@ -4,6 +4,7 @@ import { monthOf } from '../src/domain/projects/usage-meter.js';
 import { assertError, assertOk } from './helpers/assertions.js';
 import { runCli } from './helpers/cli.js';
 import { get, startGeodataServer } from './helpers/geodata.js';
+import { loadRadarJs } from './helpers/radar-sdk-js.js';
 import { ManualClock, startServer, type TestServer } from './helpers/server.js';
 import { BROOKLYN, offset, putCircle } from './helpers/tracking.js';
 
@@ -219,6 +220,18 @@ describe('country lists: country=US,CA in forward geocoding and autocomplete', (
       const found = codes(res);
       assert.ok(found.size > 0 && [...found].every((c) => c === 'MX' || c === 'US'), [...found].join(','));
     }
+  });
+
+  it('autocomplete answers meta.requestId, which radar-sdk-js hands back for the click report', async () => {
+    const res = await get(s, '/v1/search/autocomplete', { query: 'san', limit: '3' });
+    assertOk(res);
+    assert.equal(typeof res.body.meta.requestId, 'string');
+    assert.equal(res.body.meta.requestId, res.headers.get('x-radar-request-id'));
+    const Radar = await loadRadarJs(s.url, s.keys.test.publishable, BROOKLYN);
+    const { requestId, addresses } = await Radar.autocomplete({ query: 'san', limit: 3 });
+    assert.ok(addresses.length > 0);
+    assert.match(requestId ?? '', /\S/, 'the SDK read it');
+    assert.notEqual(requestId, res.body.meta.requestId, 'one per answer');
   });
 
   it('a code that is not one answers 400 naming the parameter', async () => {

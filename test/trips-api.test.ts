@@ -186,7 +186,7 @@ describe('POST /v1/trips validation', () => {
     assertError(await startTrip(s, { externalId: 'e' }), 400, 'userId');
     assertError(await startTrip(s, { ...ok, externalId: 'x'.repeat(257) }), 400, 'externalId');
     assertError(await startTrip(s, { ...ok, userId: { a: 1 } }), 400, 'userId');
-    assertError(await startTrip(s, { ...ok, mode: 'truck' }), 400, 'mode', 'foot, bike, car');
+    assertError(await startTrip(s, { ...ok, mode: 'plane' }), 400, 'mode', 'foot, bike, car, truck, motorbike');
     assertError(await startTrip(s, { ...ok, approachingThreshold: 'x' }), 400, 'approachingThreshold');
     assertError(await startTrip(s, { ...ok, approachingThreshold: 2000 }), 400, 'approachingThreshold');
     assertError(await startTrip(s, { ...ok, scheduledArrivalAt: '21/11/2026' }), 400, 'scheduledArrivalAt');

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { startGeodataServer } from './helpers/geodata.js';
@@ -173,6 +174,88 @@ describe('verified location', () => {
       assert.equal(r.status, 400);
       assert.equal(r.body.meta.param, 'publishableKey');
     }
+  });
+
+  it('records the device attestation (iOS App Attest, Android Play Integrity) in the token, marked not checked', async () => {
+    const sha = (x: string) => createHash('sha256').update(x).digest('hex');
+    const attestationString = `o2NmbXRvYXBwbGUtYXBwYXR0ZXN0${'A'.repeat(5000)}`;
+    const ios = await track(s, iosVerifiedBody(deviceId(), { expectedCountryCode: undefined, attestationString }));
+    assert.equal(ios.status, 200, JSON.stringify(ios.body));
+    const iosAttestation = {
+      type: 'app_attest',
+      checked: false,
+      reason: 'not_checked',
+      sha256: sha(attestationString),
+      keyId: 'key-1',
+      error: null,
+    };
+    assert.deepEqual(ios.body.attestation, iosAttestation);
+    assert.equal(ios.body.user.fraud.attested, false);
+    assert.equal(ios.body.passed, true, 'an unchecked attestation does not fail the check');
+    const claims = (await checkToken(ios.body.token)).body.claims;
+    assert.deepEqual(claims.attestation, iosAttestation);
+    assert.equal(claims.fraud.attested, false);
+
+    // iOS on a device without App Attest: no object, the SDK's error instead.
+    const unsupported = await track(
+      s,
+      iosVerifiedBody(deviceId(), {
+        expectedCountryCode: undefined,
+        attestationString: undefined,
+        keyId: undefined,
+        attestationError: 'Service unsupported',
+      }),
+    );
+    assert.deepEqual(unsupported.body.attestation, {
+      type: 'app_attest',
+      checked: false,
+      reason: 'device_error',
+      sha256: null,
+      keyId: null,
+      error: 'Service unsupported',
+    });
+
+    // As radar-sdk-android sends trackVerified (RadarApiClient.track with verified = true).
+    const integrityToken = `eyJhbGciOiJBMjU2S1ciLCJlbmMiOiJBMjU2R0NNIn0.${'b'.repeat(1500)}`;
+    const android = await track(
+      s,
+      trackBody(deviceId(), BROOKLYN, {
+        installId: 'install-android',
+        deviceType: 'Android',
+        source: 'FOREGROUND_LOCATION',
+        verified: true,
+        integrityToken,
+        integrityException: null,
+        encrypted: false,
+      }),
+    );
+    assert.equal(android.status, 200, JSON.stringify(android.body));
+    assert.deepEqual(android.body.attestation, {
+      type: 'play_integrity',
+      checked: false,
+      reason: 'not_checked',
+      sha256: sha(integrityToken),
+      keyId: null,
+      error: null,
+    });
+    const plain = await track(s, iosVerifiedBody(deviceId(), { attestationString: undefined, keyId: undefined }));
+    assert.equal(plain.body.attestation.reason, 'not_provided');
+    assert.equal(plain.body.attestation.type, null);
+  });
+
+  it('bad attestation fields are refused naming them, and change nothing', async () => {
+    const id = deviceId();
+    const huge = await track(
+      s,
+      iosVerifiedBody(id, { attestationString: 'A'.repeat(70_000), userId: 'never-attested' }),
+    );
+    assert.equal(huge.status, 400);
+    assert.equal(huge.body.meta.param, 'attestationString');
+    assert.match(huge.body.meta.message, /^attestationString /);
+    const wrongType = await track(s, iosVerifiedBody(id, { integrityToken: { a: 1 }, userId: 'never-attested' }));
+    assert.equal(wrongType.body.meta.param, 'integrityToken');
+    const users = await s.request('GET', '/v1/users?limit=100', { key: s.keys.test.secret });
+    assert.ok(!(users.body.users as Array<{ userId: string }>).some((u) => u.userId === 'never-attested'));
   });
 
   it('bad verified input is refused naming the parameter, and changes nothing', async () => {

@@ -1,5 +1,5 @@
-import type { TravelMode } from '../domain/geofences/geofence.js';
 import type { Position } from '../geo/types.js';
+import type { RouteMode } from './graph/profiles.js';
 
 /** One route's length and travel time. */
 export interface RouteSummary {
@@ -13,5 +13,5 @@ export interface RouteSummary {
  */
 export interface Router {
   /** From `origin` to `destination`, both `[lon, lat]` in degrees. Never rejects for lack of roads. */
-  route(origin: Position, destination: Position, mode: TravelMode): Promise<RouteSummary>;
+  route(origin: Position, destination: Position, mode: RouteMode): Promise<RouteSummary>;
 }

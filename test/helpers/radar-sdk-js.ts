@@ -6,6 +6,7 @@ export interface RadarJs {
   initialize(publishableKey: string, options: Record<string, unknown>): void;
   setUserId(userId?: string): void;
   trackOnce(params: Record<string, unknown>): Promise<{ user: { _id: string }; events: unknown[]; response?: any }>;
+  autocomplete(params: Record<string, unknown>): Promise<{ addresses: unknown[]; requestId?: string }>;
 }
 
 /**

@@ -21,6 +21,8 @@ export interface ConversionUser {
   id?: string | undefined;
   userId?: string | undefined;
   deviceId?: string | undefined;
+  /** The SDKs' id of the app's install; tried last, on its own index. */
+  installId?: string | undefined;
 }
 
 /** A conversion summary covers at most this many days. */
@@ -103,7 +105,10 @@ export class EventService {
     return { ...range, conversions: await this.events.conversionCounts(tenant, range.from, range.to) };
   }
 
-  /** The user a conversion names: by `_id`, else `userId`, else `deviceId`. */
+  /**
+   * The user a conversion names: by `_id`, else `userId`, else `deviceId`; by `installId` only when it
+   * names none of those (an install's user is not taken for a userId the app set and never tracked).
+   */
   private async findUser(tenant: Tenant, who: ConversionUser): Promise<User> {
     const tries: Array<[string, string | undefined]> = [
       ['id', who.id],
@@ -111,7 +116,13 @@ export class EventService {
       ['deviceId', who.deviceId],
     ];
     const named = tries.filter((t): t is [string, string] => t[1] !== undefined);
-    if (named.length === 0) throw invalid('userId', 'userId, deviceId or id is required: the user who converted.');
+    if (named.length === 0) {
+      if (who.installId === undefined)
+        throw invalid('userId', 'userId, deviceId, installId or id is required: the user who converted.');
+      const user = await this.users.getByInstallId(tenant, who.installId);
+      if (user) return user;
+      throw notFound('user', 'installId');
+    }
     for (const [, value] of named) {
       const user = await this.users.get(tenant, value);
       if (user) return user;

@@ -25,7 +25,14 @@ export interface LocationEvent {
   type: EventType;
   createdAt: number;
   actualCreatedAt: number;
-  user: { id: string; userId: string | null; deviceId: string | null; metadata: Metadata | null };
+  /** `installId` is absent from events stored before it was kept (the SDKs read it: RadarEvent's user). */
+  user: {
+    id: string;
+    userId: string | null;
+    deviceId: string | null;
+    installId?: string | null;
+    metadata: Metadata | null;
+  };
   location: Position;
   locationAccuracy: number;
   confidence: 1 | 2 | 3;

@@ -39,7 +39,7 @@ export function geofenceEvents(t: GeofenceTransitions, origin: EventOrigin): Loc
 
 /** The user as events show it: a snapshot taken at event time, kept even after the user is deleted. */
 export function eventUser(u: User): LocationEvent['user'] {
-  return { id: u.id, userId: u.userId, deviceId: u.deviceId, metadata: u.metadata };
+  return { id: u.id, userId: u.userId, deviceId: u.deviceId, installId: u.installId, metadata: u.metadata };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Position } from '../../geo/types.js';
 import type { PackSource } from '../../geodata/live-pack.js';
 import { CATEGORY_GROUPS } from '../../geodata/osm/places/categories.js';
@@ -6,7 +7,7 @@ import type { Metadata } from '../metadata.js';
 import { matchesMetadata } from '../search/matches-metadata.js';
 import type { PlaceSettings } from '../settings/place-settings.js';
 import type { Place } from './place.js';
-import { withProjectChainFields } from './place-settings-view.js';
+import { passesPlaceFilters, withProjectChainFields } from './place-settings-view.js';
 
 export interface PlaceSearchQuery {
   near: Position;
@@ -16,6 +17,8 @@ export interface PlaceSearchQuery {
   groups?: string[];
   /** Only places whose chain's project metadata has these values. */
   chainMetadata?: Metadata;
+  /** Only places in these countries (ISO 3166-1 alpha-2, upper case), by the country polygon at the place. */
+  countries?: string[];
   limit: number;
 }
 
@@ -56,6 +59,12 @@ export const MAX_FOOTPRINT_ACCURACY_METERS = 40;
 
 /** Places of the imported OpenStreetMap regions: search by chain and category, and what is at a point. */
 export class PlaceService {
+  /**
+   * Each place's country code ('' for none), by its position, as the country filter found it: a lookup
+   * costs a few polygon and ZIP searches, and a dense search area asks for thousands.
+   */
+  readonly #countries = new LRUCache<string, string>({ max: 200_000 });
+
   constructor(private readonly packs: PackSource) {}
 
   /** Whether any imported region has places (else search answers empty and track sets no place). */
@@ -72,6 +81,8 @@ export class PlaceService {
     const chains = new Set(q.chains ?? []);
     const categories = new Set(q.categories ?? []);
     for (const g of q.groups ?? []) for (const c of CATEGORY_GROUPS[g] ?? []) categories.add(c);
+    const countries = q.countries?.length ? new Set(q.countries) : null;
+    const pack = this.packs.current();
     const [lon, lat] = q.near;
     const hits: Array<{ place: Place; distance: number }> = [];
     for (const layer of this.layers()) {
@@ -79,8 +90,22 @@ export class PlaceService {
         const r = layer.record(i);
         const wanted = (r.chain && chains.has(r.chain.slug)) || r.categories.some((c) => categories.has(c));
         if (!wanted) return false;
-        if (!q.chainMetadata) return true;
-        return !!r.chain && matchesMetadata(settings.chainMetadata[r.chain.slug] ?? null, q.chainMetadata);
+        if (
+          q.chainMetadata &&
+          !(r.chain && matchesMetadata(settings.chainMetadata[r.chain.slug] ?? null, q.chainMetadata))
+        )
+          return false;
+        // Asked last, for the few places the other filters kept: a polygon lookup per place. A region's
+        // extract may reach over a border (Imperial County's takes in some of Mexicali).
+        if (!countries || !pack) return !countries;
+        // By position and the countries' build: a re-import may move a place, a new world pack a border.
+        const key = `${pack.manifest.world.builtAt}:${r.lon},${r.lat}`;
+        let code = this.#countries.get(key);
+        if (code === undefined) {
+          code = pack.regionsAt(r.lon, r.lat).country?.code ?? '';
+          this.#countries.set(key, code);
+        }
+        return countries.has(code);
       };
       for (const n of layer.nearby(lon, lat, q.radiusMeters, q.limit, keep)) {
         hits.push({ place: toPlace(layer, n.index, settings), distance: n.distance });
@@ -88,6 +113,28 @@ export class PlaceService {
     }
     hits.sort((a, b) => a.distance - b.distance || (a.place.id < b.place.id ? -1 : 1));
     return hits.slice(0, q.limit);
+  }
+
+  /**
+   * Every place within `radiusMeters` of `near` that the project's place filters let through (all when
+   * it set none), nearest first, at most `limit`: what a device may detect on its own (iOS region sync).
+   */
+  near(
+    settings: PlaceSettings,
+    near: Position,
+    radiusMeters: number,
+    limit: number,
+  ): Array<{ place: Place; distance: number }> {
+    const [lon, lat] = near;
+    const hits: Array<{ place: Place; distance: number }> = [];
+    for (const layer of this.layers()) {
+      const keep = (i: number) => passesPlaceFilters(layer.record(i), settings.placeFilters);
+      for (const n of layer.nearby(lon, lat, radiusMeters, limit, keep)) {
+        hits.push({ place: toPlace(layer, n.index, settings), distance: n.distance });
+      }
+    }
+    hits.sort((a, b) => a.distance - b.distance || (a.place.id < b.place.id ? -1 : 1));
+    return hits.slice(0, limit);
   }
 
   /**

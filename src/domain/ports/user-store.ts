@@ -12,6 +12,11 @@ export interface UserStore {
   list(tenant: Tenant, page: PageQuery): Promise<Page<User>>;
   /** By `_id`, then `userId`, then `deviceId`. */
   get(tenant: Tenant, id: string): Promise<User | null>;
+  /**
+   * The most recently updated user whose last track carried this `installId` (the SDKs' id of one
+   * install of the app), for requests that name the user by nothing else.
+   */
+  getByInstallId(tenant: Tenant, installId: string): Promise<User | null>;
   /** Inserts or replaces the user and its geofence memberships. */
   save(user: User): Promise<void>;
   delete(tenant: Tenant, id: string): Promise<boolean>;

@@ -46,6 +46,8 @@ export function nextUser(previous: User | null, req: TrackRequest, at: number): 
     stopped: req.stopped ?? false,
     deviceType: req.deviceType ?? previous?.deviceType ?? null,
     ip: req.ip ?? previous?.ip ?? null,
+    // Like foreground and stopped, it describes this update only.
+    source: req.source ?? null,
     geofences: previous?.geofences ?? [],
     state: previous?.state ?? {},
     // A user first seen through historical data was created at that time, not after it.

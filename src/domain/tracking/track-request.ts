@@ -14,6 +14,8 @@ export interface TrackRequest {
   /** The app's user id; a track without one acts on the device's user. */
   userId: string | undefined;
   installId: string | undefined;
+  /** The SDK's name for what gave the fix (`source` of the body). */
+  source?: string | undefined;
   /** `[lon, lat]` in degrees. */
   location: Position;
   /** Meters, greater than 0. */

@@ -1,5 +1,6 @@
 import type { Position } from '../../geo/types.js';
 import type { EventType, LocationEvent } from '../events/event.js';
+import { eventUser } from '../events/geofence-events.js';
 import { newId } from '../ids.js';
 import type { User } from '../users/user.js';
 import type { Trip } from './trip.js';
@@ -54,7 +55,7 @@ export function tripEvents(
     type,
     createdAt: origin.at,
     actualCreatedAt: origin.now,
-    user: { id: user.id, userId: user.userId, deviceId: user.deviceId, metadata: user.metadata },
+    user: eventUser(user),
     location: origin.location,
     locationAccuracy: origin.accuracyMeters,
     // Trip events restate what the service decided, not a guess from a fix: always high confidence.

@@ -14,7 +14,13 @@ export const TRIP_STATUSES: readonly TripStatus[] = [...SETTABLE_TRIP_STATUSES, 
 /** Statuses in which a trip is still tracked (and shown as `user.trip`). */
 export const ACTIVE_TRIP_STATUSES: readonly TripStatus[] = ['started', 'approaching', 'arrived'];
 
-export const TRIP_MODES: readonly TravelMode[] = ['foot', 'bike', 'car'];
+/**
+ * A trip's travel mode: the spec's three and the two more every SDK offers for trips (radar-sdk-js
+ * `RadarTravelMode`, iOS `RadarRouteMode`, Android `RadarRouteMode`): trucks on their own graph,
+ * motorbikes on the car graph re-timed, as in route distance.
+ */
+export type TripMode = TravelMode | 'truck' | 'motorbike';
+export const TRIP_MODES: readonly TripMode[] = ['foot', 'bike', 'car', 'truck', 'motorbike'];
 
 /**
  * Minutes of ETA at or under which a trip becomes `approaching` when neither the trip nor the
@@ -27,7 +33,7 @@ export interface TripOptions {
   externalId: string;
   destinationGeofenceTag?: string | undefined;
   destinationGeofenceExternalId?: string | undefined;
-  mode?: TravelMode | undefined;
+  mode?: TripMode | undefined;
   metadata?: Metadata | undefined;
   /** Minutes. */
   approachingThreshold?: number | undefined;
@@ -68,7 +74,7 @@ export interface Trip {
   userId: string | null;
   deviceId: string | null;
   metadata: Metadata | null;
-  mode: TravelMode;
+  mode: TripMode;
   destinationGeofenceTag: string | null;
   destinationGeofenceExternalId: string | null;
   /** The destination geofence's `geometryCenter`, `[lon, lat]`. */

@@ -24,6 +24,15 @@ export class UserService {
     return user;
   }
 
+  /**
+   * The device a track that names only its `installId` is of: that of the user last tracked with the
+   * installId, else the installId itself (a first track), so later tracks of the install find its user.
+   * The SDKs send no deviceId when the platform withholds one (iOS before the first unlock).
+   */
+  async deviceOfInstall(tenant: Tenant, installId: string): Promise<string> {
+    return (await this.users.getByInstallId(tenant, installId))?.deviceId ?? installId;
+  }
+
   async delete(tenant: Tenant, id: string): Promise<void> {
     if (!(await this.users.delete(tenant, id))) throw notFound('user', 'id');
   }

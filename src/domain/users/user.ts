@@ -31,6 +31,11 @@ export interface User {
   stopped: boolean | null;
   deviceType: DeviceType | null;
   ip: string | null;
+  /**
+   * What gave the last update's fix, as the SDK names it (`FOREGROUND_LOCATION`, `GEOFENCE_ENTER`, …);
+   * the mobile SDKs read it back as the user's `source`. Absent from users stored before it was kept.
+   */
+  source?: string | null;
   geofences: GeofenceMembership[];
   /** Open-ended engine state (places, regions, insights, fraud, beacons) owned by the tracking domain. */
   state: Record<string, unknown>;

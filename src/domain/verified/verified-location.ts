@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   type CryptoKey,
   errors,
@@ -38,6 +38,58 @@ export interface VerifiedRequest {
   /** `compromised` (a jailbroken device) and the device's own `fraudFailureReasons`. */
   compromised?: boolean | undefined;
   deviceFailureReasons?: string[] | undefined;
+  /** The device's attestation of the app, as the SDK sent it (see `DeviceAttestation`). */
+  attestation?: SentAttestation | undefined;
+}
+
+/** What the SDKs send to attest the app: iOS App Attest (`attestationString`, `keyId`, `attestationError`), Android Play Integrity (`integrityToken`, `integrityException`). */
+export interface SentAttestation {
+  attestationString?: string | undefined;
+  keyId?: string | undefined;
+  attestationError?: string | undefined;
+  integrityToken?: string | undefined;
+  integrityException?: string | undefined;
+}
+
+/**
+ * What became of the device's attestation. It is recorded, never checked: checking an App Attest
+ * object or a Play Integrity token takes Apple's or Google's services (or keys of the app's own this
+ * server is not given), and this server reaches neither. So `checked` is always false and the check's
+ * `passed` does not depend on it; the app's back end that needs it checks `sha256`'s original itself.
+ */
+export interface DeviceAttestation {
+  /** `app_attest` (iOS), `play_integrity` (Android), or null when the device sent none. */
+  type: 'app_attest' | 'play_integrity' | null;
+  checked: false;
+  /** `not_checked` (sent, not checkable here), `device_error` (the device could not attest), `not_provided`. */
+  reason: 'not_checked' | 'device_error' | 'not_provided';
+  /** SHA-256 (hex) of the attestation object or integrity token sent; null when none. */
+  sha256: string | null;
+  /** The App Attest key id (iOS). */
+  keyId: string | null;
+  /** What the device reported instead of an attestation (e.g. "Service unsupported"). */
+  error: string | null;
+}
+
+/** The record of a sent attestation (see `DeviceAttestation`). */
+export function recordAttestation(sent: SentAttestation | undefined): DeviceAttestation {
+  const s = sent ?? {};
+  const blob = s.attestationString || s.integrityToken || null;
+  const type =
+    s.attestationString || s.keyId || s.attestationError
+      ? 'app_attest'
+      : s.integrityToken || s.integrityException
+        ? 'play_integrity'
+        : null;
+  const error = s.attestationError || s.integrityException || null;
+  return {
+    type,
+    checked: false,
+    reason: blob ? 'not_checked' : error ? 'device_error' : 'not_provided',
+    sha256: blob ? createHash('sha256').update(blob).digest('hex') : null,
+    keyId: s.keyId || null,
+    error,
+  };
 }
 
 /** The region with what the SDKs read of a verified check (Android: `passed` of country and state). */
@@ -52,7 +104,14 @@ export interface VerifiedLocation {
   expiresIn: number;
   passed: boolean;
   failureReasons: string[];
-  fraud: FraudFlags & { passed: boolean; bypassed: boolean; verified: boolean; compromised: boolean };
+  fraud: FraudFlags & {
+    passed: boolean;
+    bypassed: boolean;
+    verified: boolean;
+    compromised: boolean;
+    attested: boolean;
+  };
+  attestation: DeviceAttestation;
   country?: CheckedRegion;
   state?: CheckedRegion;
 }
@@ -69,6 +128,7 @@ export interface VerifiedClaims extends JWTPayload {
   passed: boolean;
   failureReasons: string[];
   fraud: VerifiedLocation['fraud'];
+  attestation: DeviceAttestation;
   reason: string | null;
   transactionId: string | null;
   expiresAt: string;
@@ -123,12 +183,15 @@ export class VerifiedLocationService {
     const country = checkRegion(regions?.country, req.expectedCountryCode, 'country', failureReasons);
     const state = checkRegion(regions?.state, req.expectedStateCode, 'state', failureReasons);
     const passed = failureReasons.length === 0;
+    const attestation = recordAttestation(req.attestation);
     const fraudOut = {
       ...flags,
       compromised: req.compromised === true,
       passed: !failureReasons.some((r) => r.startsWith('fraud_')),
       bypassed: false,
       verified: true,
+      // Never true: the attestation is recorded, not checked (see DeviceAttestation).
+      attested: false,
     };
     const id = newId();
     const claims: VerifiedClaims = {
@@ -142,6 +205,7 @@ export class VerifiedLocationService {
       passed,
       failureReasons,
       fraud: fraudOut,
+      attestation,
       reason: req.reason ?? null,
       transactionId: req.transactionId ?? null,
       expiresAt: new Date(expiresAt).toISOString(),
@@ -162,6 +226,7 @@ export class VerifiedLocationService {
       passed,
       failureReasons,
       fraud: fraudOut,
+      attestation,
     };
     if (country) out.country = country;
     if (state) out.state = state;

@@ -10,8 +10,10 @@ import { JsonText } from '../define-route.js';
  * The response `{"meta":{"code":200},"addresses":[…]}`, byte for byte what serialising it whole gives,
  * each address serialised once in its lifetime.
  */
-export function addressesJson(addresses: readonly GeocodeAddress[]): JsonText {
-  let body = '{"meta":{"code":200},"addresses":[';
+export function addressesJson(addresses: readonly GeocodeAddress[], requestId?: string): JsonText {
+  // radar-sdk-js reads meta.requestId of an autocomplete answer and reports it with the click.
+  const meta = requestId === undefined ? '{"code":200}' : `{"code":200,"requestId":${JSON.stringify(requestId)}}`;
+  let body = `{"meta":${meta},"addresses":[`;
   for (let i = 0; i < addresses.length; i++) {
     const address = addresses[i]!;
     body += (i === 0 ? '' : ',') + addressText(address);

@@ -13,7 +13,13 @@ export function presentEvent(e: LocationEvent) {
     type: e.type,
     createdAt: iso(e.createdAt),
     actualCreatedAt: iso(e.actualCreatedAt),
-    user: compact({ _id: e.user.id, userId: e.user.userId, deviceId: e.user.deviceId, metadata: e.user.metadata }),
+    user: compact({
+      _id: e.user.id,
+      userId: e.user.userId,
+      deviceId: e.user.deviceId,
+      installId: e.user.installId,
+      metadata: e.user.metadata,
+    }),
     geofence: e.geofence,
     trip: e.trip,
     ...e.extra,
@@ -102,6 +108,7 @@ function userForJson(u: LocationEvent['user']): Record<string, unknown> {
     _id: u.id ?? undefined,
     userId: u.userId ?? undefined,
     deviceId: u.deviceId ?? undefined,
+    installId: u.installId ?? undefined,
     metadata: u.metadata ?? undefined,
   };
 }

@@ -68,7 +68,7 @@ export function conversionRoutes(app: FastifyInstance, { services }: AppDeps): v
       const { event } = await services.events.logConversion(
         tenant,
         req.auth!.project.webhooks,
-        { id: body.id, userId: body.userId, deviceId: body.deviceId },
+        { id: body.id, userId: body.userId, deviceId: body.deviceId, installId: body.installId },
         {
           name,
           nameParam,

@@ -81,6 +81,7 @@ export function geocodingRoutes(app: FastifyInstance, { services }: AppDeps): vo
           limit: q.limit,
           country: q.country ?? q.countryCode,
         }),
+        req.id,
       ),
   );
 

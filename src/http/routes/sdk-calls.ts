@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RawLogLine } from '../../domain/device-logs/device-log-service.js';
 import { invalid } from '../../domain/errors.js';
+import { placeSnapshot } from '../../domain/places/place.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute } from '../define-route.js';
 import { jsonValue, num, str, toEpochMs } from '../params/index.js';
@@ -81,28 +82,35 @@ export function sdkCallRoutes(app: FastifyInstance, { services, clock }: AppDeps
       url: '/v1/sync/region',
       auth: 'publishable',
       tag: 'SDK',
-      summary: 'The geofences and beacons around the device (iOS region sync), and the region they cover',
+      summary: 'The geofences, places and beacons around the device (iOS region sync), and the region they cover',
       body: {
         latitude: num({ min: -90, max: 90 }).required(),
         longitude: num({ min: -180, max: 180 }).required(),
         userId: identifier(),
       },
     },
-    async ({ body, tenant }) => {
+    async ({ body, tenant, req }) => {
       const near: [number, number] = [body.longitude, body.latitude];
       const fences = await services.geofenceSearch.near(tenant, {
         near,
         radiusMeters: SYNC_RADIUS_METERS,
         limit: SYNC_LIMIT,
       });
-      // A full page covers only out to its farthest fence: the device syncs again once it leaves that.
-      const radius =
-        fences.length === SYNC_LIMIT ? Math.max(100, fences[fences.length - 1]!.distanceMeters) : SYNC_RADIUS_METERS;
+      // Places only for a project with the Places feature, as track sets user.place only for those;
+      // through the project's place filters, so the device is handed the places it would be evented for.
+      const places = req.auth!.project.features.places
+        ? services.places.near(await services.settings.get(tenant), near, SYNC_RADIUS_METERS, SYNC_LIMIT)
+        : [];
+      // A full list covers only out to its farthest entry: the device syncs again once it leaves that.
+      let radius = SYNC_RADIUS_METERS;
+      if (fences.length === SYNC_LIMIT) radius = Math.min(radius, fences[fences.length - 1]!.distanceMeters);
+      if (places.length === SYNC_LIMIT) radius = Math.min(radius, places[places.length - 1]!.distance);
+      radius = Math.max(100, radius);
       const beacons = await services.beacons.near(tenant, near, radius, SYNC_LIMIT);
       const now = clock.now();
       return {
         geofences: fences.map((h) => presentGeofence(h.geofence, now)),
-        places: [],
+        places: places.map((h) => placeSnapshot(h.place)),
         beacons: beacons.map(presentBeacon),
         region: { latitude: body.latitude, longitude: body.longitude, radius },
       };

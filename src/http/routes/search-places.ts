@@ -5,6 +5,7 @@ import { CATEGORY_GROUPS, CATEGORY_PARENTS } from '../../geodata/osm/places/cate
 import type { AppDeps } from '../context.js';
 import { defineRoute } from '../define-route.js';
 import { searchLimit, searchRadius } from '../params/common.js';
+import { countryCodes } from '../params/geocode.js';
 import { commaList, latLng, metadata, param } from '../params/index.js';
 
 const GROUPS = Object.keys(CATEGORY_GROUPS);
@@ -35,6 +36,9 @@ export function searchPlacesRoutes(app: FastifyInstance, { services }: AppDeps):
         categories: categoryList(),
         groups: commaList({ values: GROUPS }),
         chainMetadata: metadata({ inferTypes: true }),
+        // The mobile SDKs send `country` (their countryCodes joined by commas); countryCodes is taken too.
+        country: countryCodes().describe('only places in these countries, e.g. US,MX'),
+        countryCodes: countryCodes(),
         limit: searchLimit(),
       },
     },
@@ -50,6 +54,7 @@ export function searchPlacesRoutes(app: FastifyInstance, { services }: AppDeps):
         categories: query.categories,
         groups: query.groups,
         chainMetadata: query.chainMetadata,
+        countries: query.country ?? query.countryCodes,
         limit: query.limit,
       });
       return { places: hits.map((h) => placeSnapshot(h.place)) };

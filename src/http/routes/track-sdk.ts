@@ -19,6 +19,13 @@ export const sdkTrackBody = {
   reason: str({ maxLength: 256 }),
   transactionId: str({ maxLength: 256 }),
   compromised: bool(),
+  // Device attestation (recorded in the token, not checked: docs/sdks.md). An App Attest object is a
+  // few KB of base64, a Play Integrity token about as much; 64 KB leaves room and bounds the body.
+  attestationString: str({ maxLength: 65_536 }),
+  keyId: str({ maxLength: 256 }),
+  attestationError: str({ maxLength: 1000 }),
+  integrityToken: str({ maxLength: 65_536 }),
+  integrityException: str({ maxLength: 1000 }),
   fraudFailureReasons: param({ type: 'array', items: { type: 'string' } }, (raw): string[] =>
     // The device's own findings (iOS: mocked by software, screen captured): kept when they are text.
     Array.isArray(raw) ? raw.filter((r): r is string => typeof r === 'string' && r.length <= 100).slice(0, 20) : [],
@@ -77,6 +84,13 @@ export async function trackExtras(
         transactionId: body.transactionId,
         compromised: body.compromised,
         deviceFailureReasons: body.fraudFailureReasons,
+        attestation: {
+          attestationString: body.attestationString,
+          keyId: body.keyId,
+          attestationError: body.attestationError,
+          integrityToken: body.integrityToken,
+          integrityException: body.integrityException,
+        },
       },
     );
     // The SDKs read `passed` of user.fraud, user.country and user.state (Android computes the token's
@@ -90,6 +104,7 @@ export async function trackExtras(
       expiresIn: v.expiresIn,
       passed: v.passed,
       failureReasons: v.failureReasons,
+      attestation: v.attestation,
       _id: v._id,
     }).slice(1, -1)}`;
   }

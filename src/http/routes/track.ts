@@ -29,7 +29,7 @@ const DEVICE_TYPES = ['iOS', 'Android', 'Web'] as const;
 
 /** Every body rule of the spec; any other field (source, sdkVersion, speed, ...) is ignored. */
 export const trackBody = {
-  deviceId: str({ maxLength: 256 }).required(),
+  deviceId: str({ maxLength: 256 }).describe('required unless installId is given'),
   userId: str({ maxLength: 256 }),
   latitude: num({ min: -90, max: 90 }).required(),
   longitude: num({ min: -180, max: 180 }).required(),
@@ -42,6 +42,8 @@ export const trackBody = {
   deviceType: oneOf(DEVICE_TYPES, { caseInsensitive: true }),
   updatedAt: datetime(),
   installId: str({ maxLength: 256 }),
+  // Kept as the SDK names it (a newer SDK may name a new source): the mobile SDKs read it back.
+  source: str({ maxLength: 64 }).describe('what gave the fix, e.g. FOREGROUND_LOCATION'),
   /** What the device ranged (beacon events); read again by BeaconsTracker from the raw body. */
   beacons: param({ type: 'array', items: { type: 'object' } }, (raw, name) => parseRangedBeacons(raw, name)),
   /** The client says the OS reported a mocked location (`user.fraud.mocked`). */
@@ -111,8 +113,18 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
     const events = eventsJson(r.events);
     return new JsonText(`{"meta":{"code":200${extras.meta}},"events":${events},"user":${user}${extras.tail}}`);
   };
+  /** The body with its deviceId: as sent, else found from its installId (`UserService.deviceOfInstall`). */
+  const withDevice = async <B extends TrackBody>(b: B, tenant: Tenant, name = 'deviceId') => {
+    if (b.deviceId !== undefined) return b as B & { deviceId: string };
+    if (b.installId === undefined) throw invalidParam(name, 'is required (or installId).');
+    return { ...b, deviceId: await services.users.deviceOfInstall(tenant, b.installId) };
+  };
   // The mobile SDKs' parts (remote settings in meta, nearbyGeofences, verified tokens): track-sdk.ts.
-  const track = async (body: TrackBody & Parsed<typeof sdkTrackBody>, req: FastifyRequest, tenant: Tenant) => {
+  const track = async (
+    body: TrackBody & Parsed<typeof sdkTrackBody> & { deviceId: string },
+    req: FastifyRequest,
+    tenant: Tenant,
+  ) => {
     const request = toTrackRequest(body, req, tenant, clock.now());
     const result = await services.tracking.track(request);
     return present(result, await trackExtras(services, tenant, request, body, result, clock.now()));
@@ -131,8 +143,9 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
       onSend: refundRefused,
     },
     async ({ body, tenant, req, reply }) => {
-      await limitDevice(req, reply, tenant, body.deviceId);
-      return track(body, req, tenant);
+      const device = await withDevice(body, tenant);
+      await limitDevice(req, reply, tenant, device.deviceId);
+      return track(device, req, tenant);
     },
   );
 
@@ -148,8 +161,9 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
       perKeyLimit: false,
     },
     async ({ body, tenant, req, reply }) => {
-      await limitDevice(req, reply, tenant, body.deviceId);
-      return track({ ...body, verified: true }, req, tenant);
+      const device = await withDevice(body, tenant);
+      await limitDevice(req, reply, tenant, device.deviceId);
+      return track({ ...device, verified: true }, req, tenant);
     },
   );
 
@@ -166,7 +180,9 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
       onSend: refundRefused,
     },
     async ({ body, tenant, req, reply }) => {
-      const items = body.replays.map((raw, i) => parseReplay(raw, i));
+      const items = await Promise.all(
+        body.replays.map((raw, i) => withDevice(parseReplay(raw, i), tenant, `replays[${i}].deviceId`)),
+      );
       // One request, one count against the device limits, however many updates it carries.
       await limitDevice(req, reply, tenant, items[0]!.deviceId);
       const reqs = items.map((b, i) =>
@@ -191,7 +207,7 @@ function parseReplay(raw: unknown, i: number): TrackBody {
 }
 
 function toTrackRequest(
-  b: TrackBody,
+  b: TrackBody & { deviceId: string },
   req: FastifyRequest,
   tenant: Tenant,
   now: number,
@@ -203,6 +219,7 @@ function toTrackRequest(
     deviceId: b.deviceId,
     userId: b.userId,
     installId: b.installId,
+    source: b.source,
     location: [b.longitude, b.latitude],
     accuracyMeters: b.accuracy,
     foreground: b.foreground,

@@ -207,4 +207,11 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
       CREATE INDEX device_logs_device ON device_logs(project_id, live, device_id, id);
     `,
   },
+  {
+    version: 13,
+    name: 'users-install-id',
+    // As in SQLite: users by the installId of their last track, indexed on the document's field.
+    sql: `CREATE INDEX users_install_id ON users(project_id, live, (doc->>'installId'), updated_at)
+      WHERE doc->>'installId' IS NOT NULL;`,
+  },
 ];

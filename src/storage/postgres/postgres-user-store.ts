@@ -70,6 +70,15 @@ export class PostgresUserStore implements UserStore {
     });
   }
 
+  async getByInstallId(tenant: Tenant, installId: string): Promise<User | null> {
+    const { rows } = await this.pool.query<{ doc: User }>(
+      `SELECT doc FROM users WHERE project_id = $1 AND live = $2 AND doc->>'installId' = $3
+       AND doc->>'installId' IS NOT NULL ORDER BY updated_at DESC LIMIT 1`,
+      [tenant.projectId, tenant.live, installId],
+    );
+    return rows[0]?.doc ?? null;
+  }
+
   async get(tenant: Tenant, id: string): Promise<User | null> {
     const { rows } = await this.pool.query<{ doc: User }>(
       `SELECT doc FROM users WHERE project_id = $1 AND live = $2 AND (id = $3 OR user_id = $3 OR device_id = $3)

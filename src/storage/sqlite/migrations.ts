@@ -188,4 +188,12 @@ export const SQLITE_MIGRATIONS: Array<{ version: number; name: string; sql: stri
     // One API process per SQLite file (docs/adr/sqlite-one-process.md): no other process reads the log.
     sql: 'DROP TABLE IF EXISTS commit_log;',
   },
+  {
+    version: 13,
+    name: 'users_install_id',
+    // Requests that name the user by its installId alone (a track without deviceId, a conversion). An
+    // index on the document's field: no column to keep on every track write.
+    sql: `CREATE INDEX users_install_id ON users(project_id, live, json_extract(doc, '$.installId'), updated_at)
+      WHERE json_extract(doc, '$.installId') IS NOT NULL;`,
+  },
 ];

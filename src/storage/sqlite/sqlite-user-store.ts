@@ -26,6 +26,11 @@ type IdentityColumn = 'user_id' | 'device_id';
  * A user by `_id`, else userId, else deviceId (newest first). One arm per identity, each on its own
  * index: written with OR, the planner scanned the whole tenant.
  */
+/** The expression is the index's (migration 13), so the index serves it. */
+const USER_BY_INSTALL_ID = `SELECT doc FROM users WHERE project_id = @p AND live = @l
+    AND json_extract(doc, '$.installId') = @id AND json_extract(doc, '$.installId') IS NOT NULL
+    ORDER BY updated_at DESC LIMIT 1`;
+
 export const USER_BY_ANY_ID = `SELECT doc FROM (
     SELECT doc, 0 AS k, updated_at FROM users WHERE id = @id AND project_id = @p AND live = @l
     UNION ALL SELECT doc, 1, updated_at FROM users WHERE project_id = @p AND live = @l AND user_id = @id
@@ -55,6 +60,15 @@ export class SqliteUserStore implements UserStore {
     const row = statement(this.db, USER_BY_ANY_ID).get({ p: tenant.projectId, l: tenant.live ? 1 : 0, id }) as
       | { doc: string }
       | undefined;
+    return row ? (JSON.parse(row.doc) as User) : null;
+  }
+
+  async getByInstallId(tenant: Tenant, installId: string): Promise<User | null> {
+    const row = statement(this.db, USER_BY_INSTALL_ID).get({
+      p: tenant.projectId,
+      l: tenant.live ? 1 : 0,
+      id: installId,
+    }) as { doc: string } | undefined;
     return row ? (JSON.parse(row.doc) as User) : null;
   }
 
