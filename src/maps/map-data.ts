@@ -40,7 +40,7 @@ async function addWorld(dir: string, out: MapFeature[]): Promise<void> {
   polygons(states, 'states', 0, (r) => ({ code: r.code, name: r.name }), out);
   polygons(counties, 'counties', 6, (r) => ({ fips: r.fips, name: r.name }), out);
   for (const r of countries.records) {
-    out.push(point([r.lon, r.lat], { layer: 'country_labels', minzoom: 1, code: r.code, name: r.name }));
+    out.push(point([r.lon, r.lat], { layer: 'country_labels', minzoom: 0, code: r.code, name: r.name }));
   }
   for (const r of states.records) {
     out.push(point([r.lon, r.lat], { layer: 'state_labels', minzoom: 4, code: r.code, name: r.name }));

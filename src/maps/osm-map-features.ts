@@ -5,9 +5,9 @@ import type { OsmFile, OsmTags, OsmWay } from '../geodata/osm/osm-file.js';
 import type { OsmBuildResult } from '../geodata/osm/osm-layer-builder.js';
 import { joinRings } from '../geodata/osm/places/extract-places.js';
 import { openPlaceLayer } from '../geodata/osm/places/place-layer.js';
-import { forEachPosition, tileAt } from './tile-math.js';
 import { writeTileArchive } from './tile-archive.js';
 import { TILE_MAX_ZOOM, type TileCoord } from './tile-grid.js';
+import { forEachPosition, tileAt } from './tile-math.js';
 import { type MapFeature, TileSet } from './tile-set.js';
 
 /** The tile archive an OSM import writes for the map (MBTiles layout), in the region's folder. */
@@ -77,7 +77,8 @@ const WATERWAY_LINES: Record<string, number> = { river: 8, canal: 10, stream: 12
 export async function buildMapFeatures(osm: OsmFile, dir: string): Promise<OsmBuildResult> {
   const features: MapFeature[] = [];
   const counts = { mapRoads: 0, mapAreas: 0, mapBuildings: 0, mapAddresses: 0 };
-  const add = (geometry: Geometry, props: MapFeatureProps) => features.push({ type: 'Feature', geometry, properties: props });
+  const add = (geometry: Geometry, props: MapFeatureProps) =>
+    features.push({ type: 'Feature', geometry, properties: props });
 
   for (const way of osm.ways) {
     const t = way.tags;
@@ -118,7 +119,12 @@ export async function buildMapFeatures(osm: OsmFile, dir: string): Promise<OsmBu
       .map((m) => wayById.get(m.ref)?.refs)
       .filter((r): r is number[] => r !== undefined);
     const rings = joinRings(outer)
-      .map((refs) => refs.map((r) => osm.position(r)).filter((p): p is Position => !!p).map(round))
+      .map((refs) =>
+        refs
+          .map((r) => osm.position(r))
+          .filter((p): p is Position => !!p)
+          .map(round),
+      )
       .filter((r) => r.length >= 4);
     if (rings.length === 0) continue;
     add({ type: 'MultiPolygon', coordinates: rings.map((r) => [r]) }, props);

@@ -39,7 +39,10 @@ export class TileSet {
       const { layer, minzoom, ...rest } = f.properties;
       const key = `${layer}\u0000${minzoom}`;
       let g = byGroup.get(key);
-      if (!g) byGroup.set(key, (g = { layer, minzoom, features: [] }));
+      if (!g) {
+        g = { layer, minzoom, features: [] };
+        byGroup.set(key, g);
+      }
       // The tile carries what the style reads, not the grouping keys.
       g.features.push({ ...f, properties: rest as MapFeature['properties'] });
     }
