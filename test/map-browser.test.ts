@@ -116,7 +116,8 @@ describe('the map in headless Chromium against a running server (Oʻahu imported
               zoom: z,
               fadeDuration: 0,
             });
-            g.testMap.on('error', (e: any) => (g.mapErrors ??= []).push(String(e.error?.message ?? e)));
+            g.mapErrors = [];
+            g.testMap.on('error', (e: any) => g.mapErrors.push(String(e.error?.message ?? e)));
           } else g.testMap.jumpTo({ center: c, zoom: z });
           g.testMap.once('idle', () => resolve());
         }),
