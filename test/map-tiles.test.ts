@@ -90,6 +90,12 @@ describe('map tiles, styles and files over HTTP (world pack)', () => {
       assert.match(res.body.sources.whereabouts.attribution, /GeoNames/);
     }
     assertError(await s.request('GET', `/maps/styles/satellite-v9?key=${key}`), 404, 'style');
+    // /v1/attribution lists every source the map credits.
+    const credits = (await s.request('GET', '/v1/attribution')).body.sources as Array<{ text: string }>;
+    const style0 = (await s.request('GET', `/maps/styles/radar-light-v1?key=${key}`)).body;
+    for (const part of String(style0.sources.whereabouts.attribution).split(' | ')) {
+      assert.ok(JSON.stringify(credits).includes(part.replace(/<[^>]+>/g, '')), `${part} in /v1/attribution`);
+    }
     const style = (await s.request('GET', '/maps/styles/radar-default-v1', { key })).body;
     const glyphs = await fetch(style.glyphs.replace('{fontstack}', 'DejaVu Sans Book').replace('{range}', '0-255'));
     assert.equal(glyphs.status, 200);

@@ -1,26 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Position } from '../geo/types.js';
-import { readLocalities } from '../geodata/column-tables.js';
 import { packPaths, readJson } from '../geodata/pack-files.js';
 import { type PolygonSet, readPolygonFile } from '../geodata/polygon-file.js';
 import type { CountryRecord, CountyRecord, StateRecord } from '../geodata/records.js';
 import type { MapFeature } from './tile-set.js';
 
 /**
- * Locality labels by population: the larger the place, the lower the zoom it first shows at, so a
- * world view carries capitals and metropolises and a county view every village.
+ * What the map cuts from the world pack's shapes (localities are read from their table per tile, see
+ * locality-labels.ts; imported OSM regions bring their own tile archives).
  */
-const LOCALITY_TIERS: ReadonlyArray<[minPopulation: number, minzoom: number]> = [
-  [2_000_000, 2],
-  [500_000, 4],
-  [100_000, 6],
-  [20_000, 8],
-  [5_000, 9],
-  [0, 10],
-];
-
-/** What the map draws from the world pack (imported OSM regions bring their own tile archives). */
 export async function loadWorldMapFeatures(dataDir: string): Promise<MapFeature[]> {
   const out: MapFeature[] = [];
   const world = packPaths(dataDir).world;
@@ -44,22 +33,6 @@ async function addWorld(dir: string, out: MapFeature[]): Promise<void> {
   }
   for (const r of states.records) {
     out.push(point([r.lon, r.lat], { layer: 'state_labels', minzoom: 4, code: r.code, name: r.name }));
-  }
-  const places = await readLocalities(join(dir, 'localities.bin'));
-  for (let i = 0; i < places.population.length; i++) {
-    const population = places.population[i]!;
-    const minzoom = LOCALITY_TIERS.find(([min]) => population >= min)?.[1] ?? 10;
-    // Sections of a city (PPLX) are neighbourhoods: shown late, below the cities around them.
-    const neighbourhood = places.featureCodes[places.feature[i]!] === 'PPLX';
-    out.push(
-      point([places.lon[i]!, places.lat[i]!], {
-        layer: 'localities',
-        minzoom: neighbourhood ? Math.max(minzoom, 12) : minzoom,
-        name: places.name.get(i) ?? '',
-        population,
-        kind: neighbourhood ? 'neighborhood' : 'locality',
-      }),
-    );
   }
 }
 

@@ -23,17 +23,23 @@ export type TileLayers = Record<string, { features: LegacyFeature[] }>;
 /**
  * Cuts vector-tile layers from features held in memory. Features are grouped by layer and lowest zoom,
  * one geojson-vt index per group, so a low-zoom tile never walks the footways it leaves out.
- * Below `maxZoom` geojson-vt cuts (keeping tiles to zoom 5, cutting deeper ones from the nearest kept
- * parent); above it a tile is its `maxZoom` ancestor scaled up (see {@link overzoom}), which keeps the
+ * Down to `maxZoom` geojson-vt cuts (every tile to `indexMaxZoom` at once, deeper ones on request
+ * from the nearest kept parent, which it keeps too); above it a tile is its `maxZoom` ancestor scaled up (see {@link overzoom}), which keeps the
  * cut of a deep tile short for coarse data such as the world pack's borders.
  */
 export class TileSet {
   private readonly groups: LayerGroup[] = [];
 
-  constructor(
-    features: Iterable<MapFeature>,
-    private readonly maxZoom = TILE_MAX_ZOOM,
-  ) {
+  private readonly maxZoom: number;
+
+  /**
+   * `maxZoom`: the deepest zoom cut (deeper tiles scale their ancestor up); `indexMaxZoom`: the zoom
+   * down to which every tile is cut at once, so a request drills only the levels below it.
+   */
+  constructor(features: Iterable<MapFeature>, opts: { maxZoom?: number; indexMaxZoom?: number } = {}) {
+    const maxZoom = opts.maxZoom ?? TILE_MAX_ZOOM;
+    const indexMaxZoom = Math.min(opts.indexMaxZoom ?? 5, maxZoom);
+    this.maxZoom = maxZoom;
     const byGroup = new Map<string, { layer: string; minzoom: number; features: MapFeature[] }>();
     for (const f of features) {
       const { layer, minzoom, ...rest } = f.properties;
@@ -49,7 +55,8 @@ export class TileSet {
     for (const g of byGroup.values()) {
       const index = new GeoJSONVT(
         { type: 'FeatureCollection', features: g.features },
-        { maxZoom, indexMaxZoom: Math.min(5, maxZoom), tolerance: 3, extent: EXTENT, buffer: BUFFER },
+        // indexMaxPoints 0: split every tile down to indexMaxZoom, however few points it has.
+        { maxZoom, indexMaxZoom, indexMaxPoints: 0, tolerance: 3, extent: EXTENT, buffer: BUFFER },
       );
       this.groups.push({ layer: g.layer, minzoom: g.minzoom, index });
     }
