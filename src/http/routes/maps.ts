@@ -47,7 +47,8 @@ function keyedRoutes(app: FastifyInstance, tiles: PackMapTiles): void {
   app.get<{ Params: { z: string; x: string; y: string } }>(
     '/maps/tiles/:z/:x/:y.pbf',
     {
-      config: { auth: 'publishable' },
+      // A map asks dozens of tiles at once: the per-key limit (10 a second by default) would refuse most.
+      config: { auth: 'publishable', perKeyLimit: false },
       schema: {
         tags: ['Maps'],
         summary: 'A vector tile (Mapbox Vector Tile) of the world pack and imported OSM regions',
