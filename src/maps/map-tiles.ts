@@ -71,6 +71,11 @@ export class MapTiles {
     return p;
   }
 
+  /** Starts loading the world layers (a map asks its style before its tiles). */
+  warm(): void {
+    this.world.warm();
+  }
+
   close(): void {
     this.world.close();
     for (const r of this.regions) r.close();

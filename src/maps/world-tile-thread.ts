@@ -30,6 +30,11 @@ export class WorldTileThread {
     });
   }
 
+  /** Starts the thread, which loads the world layers at once, so that the first tile waits less. */
+  warm(): void {
+    this.started();
+  }
+
   /** Stops the thread (the pack it read was replaced); tiles still out fail. */
   close(): void {
     void this.worker?.terminate();

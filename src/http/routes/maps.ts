@@ -87,6 +87,8 @@ function keyedRoutes(app: FastifyInstance, tiles: PackMapTiles): void {
           `style ${JSON.stringify(req.params.name)} is not served here: use radar-default-v1, radar-light-v1 or radar-dark-v1.`,
         );
       }
+      // The tiles come next: their world layers start loading on their thread now.
+      tiles.current()?.warm();
       // The style carries the key on its tile URLs: kept by the browser only.
       reply.header('cache-control', 'private, max-age=300');
       return style;
