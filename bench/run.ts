@@ -12,6 +12,7 @@ import { route } from './scenarios/route.js';
 import { search } from './scenarios/search.js';
 import { soak } from './scenarios/soak.js';
 import { stalls } from './scenarios/stalls.js';
+import { tiles } from './scenarios/tiles.js';
 import { track } from './scenarios/track.js';
 
 /**
@@ -22,8 +23,11 @@ import { track } from './scenarios/track.js';
  * `--store postgres`: PostgreSQL + Redis; `--processes N`: N API processes on the one store (bench/lib/bench-database.ts).
  */
 const SCENARIOS: Scenario[] = [management, track, context, search, geodata, geocoding, places, route];
-/** Run only when named: the soak takes 10 minutes, and `stalls` measures pauses, not throughput. */
-const ON_REQUEST: Scenario[] = [soak, stalls];
+/**
+ * Run only when named: the soak takes 10 minutes, `stalls` measures pauses, not throughput, and `tiles`
+ * imports Oʻahu first.
+ */
+const ON_REQUEST: Scenario[] = [soak, stalls, tiles];
 
 async function main(): Promise<void> {
   const options = parseBenchArgs(process.argv.slice(2));

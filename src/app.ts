@@ -14,6 +14,7 @@ import { contextRoutes } from './http/routes/context.js';
 import { eventRoutes } from './http/routes/events.js';
 import { geocodingRoutes } from './http/routes/geocoding.js';
 import { geofenceRoutes } from './http/routes/geofences.js';
+import { mapRoutes } from './http/routes/maps.js';
 import { routeRoutes } from './http/routes/route.js';
 import { sdkRoutes } from './http/routes/sdk.js';
 import { sdkCallRoutes } from './http/routes/sdk-calls.js';
@@ -81,5 +82,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   geocodingRoutes(app, deps);
   routeRoutes(app, deps);
   sdkCallRoutes(app, deps);
+  await mapRoutes(app, deps);
   return app;
 }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { buildMapFeatures } from '../../maps/osm-map-features.js';
 import { buildRoadGraphs } from '../../routing/graph/road-graphs.js';
 import { type ImportSummary, type LayerManifest, PACK_FORMAT } from '../manifest.js';
 import { packPaths, replaceDirectory, writeJson } from '../pack-files.js';
@@ -13,6 +14,7 @@ const BUILDERS: ReadonlyArray<[string, OsmLayerBuilder]> = [
   ['places', buildPlaceLayer],
   ['addresses', buildAddressLayer],
   ['roads', buildRoadGraphs],
+  ['map features', buildMapFeatures],
 ];
 
 /** The region an extract is imported as: its file name without `.osm.pbf`, in lower-case slug form. */
