@@ -28,7 +28,11 @@ export async function destinationsCommand(
   return { out: `${JSON.stringify(shown, null, 2)}\n` };
 }
 
-function applyDestinationFlags(current: Destination[], flags: Record<string, string | true>, now: number): Destination[] {
+function applyDestinationFlags(
+  current: Destination[],
+  flags: Record<string, string | true>,
+  now: number,
+): Destination[] {
   refuseUnknownFlags(flags, FLAGS, 'destinations');
   let list = current;
   const known = (flag: string): string => {
@@ -45,7 +49,8 @@ function applyDestinationFlags(current: Destination[], flags: Record<string, str
     return v.split(',').map((x) => x.trim());
   };
   if (flags.add !== undefined) {
-    if (flags.add === true) throw new Error('--add needs the URL of the broker, such as redis://host:6379/?stream=events.');
+    if (flags.add === true)
+      throw new Error('--add needs the URL of the broker, such as redis://host:6379/?stream=events.');
     const types = flags.types === undefined ? null : flags.types === true ? [] : flags.types.split(',');
     const blockedTags = listFlag('block-tags');
     const blockedMetadataKeys = listFlag('block-metadata');

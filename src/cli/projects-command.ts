@@ -8,10 +8,10 @@ import { retentionOf } from '../domain/retention/retention.js';
 import { sdkSettingsJson } from '../domain/sdk/sdk-settings.js';
 import { SdkSettingsService } from '../domain/sdk/sdk-settings-service.js';
 import { parseSegments } from '../domain/segments/segment.js';
+import { destinationsCommand } from './destinations-command.js';
 import { parseFlags } from './flags.js';
 import { applyProjectSettings } from './project-settings.js';
 import { splitSdkFlags } from './sdk-settings-flags.js';
-import { destinationsCommand } from './destinations-command.js';
 import { deliveriesCommand, webhooksCommand } from './webhooks-command.js';
 
 export async function projectsCommand(config: Config, args: string[]): Promise<number> {
@@ -119,7 +119,9 @@ export async function projectsCommand(config: Config, args: string[]): Promise<n
         return 0;
       }
       default:
-        return fail('projects needs one of: create, list, set, usage, segments, webhooks, destinations, deliveries, logs.');
+        return fail(
+          'projects needs one of: create, list, set, usage, segments, webhooks, destinations, deliveries, logs.',
+        );
     }
   } catch (err) {
     return fail((err as Error).message);

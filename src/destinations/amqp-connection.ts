@@ -1,5 +1,5 @@
 import amqp from 'amqplib';
-import { fillTemplate } from '../domain/destinations/destination.js';
+import { AMQP_UNSAFE, fillTemplate } from '../domain/destinations/destination.js';
 import type { BrokerConnection } from './broker-connection.js';
 
 /**
@@ -28,7 +28,7 @@ export async function amqpConnection(broker: string): Promise<BrokerConnection> 
       return new Promise<void>((resolve, reject) => {
         channel.publish(
           target.name,
-          fillTemplate(target.routingKey, m.event),
+          fillTemplate(target.routingKey, m.event, AMQP_UNSAFE),
           Buffer.from(m.body),
           {
             persistent: true,

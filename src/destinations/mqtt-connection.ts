@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connectAsync } from 'mqtt';
-import { fillTemplate } from '../domain/destinations/destination.js';
+import { fillTemplate, MQTT_UNSAFE } from '../domain/destinations/destination.js';
 import type { BrokerConnection } from './broker-connection.js';
 
 /**
@@ -24,7 +24,7 @@ export async function mqttConnection(broker: string): Promise<BrokerConnection> 
   return {
     async publish(target, m) {
       if (!client.connected) throw new Error('not connected to the MQTT broker');
-      await client.publishAsync(fillTemplate(target.name, m.event), m.body, { qos: 1 });
+      await client.publishAsync(fillTemplate(target.name, m.event, MQTT_UNSAFE), m.body, { qos: 1 });
     },
     usable: () => !client.disconnecting && !client.disconnected,
     async close() {

@@ -65,15 +65,20 @@ export function destinationTarget(url: string, flag = '--add'): DestinationTarge
 
 /**
  * Fills a topic or routing key template: `{type}` is the event type, `{userId}` the app's userId (the
- * user's `_id` when it has none). Characters that are wildcards or separators in MQTT and AMQP topics
- * are replaced in the values, so that a userId cannot reach another topic.
+ * user's `_id` when it has none). Characters that are wildcards or separators in the topic's syntax
+ * (`unsafe`) are replaced by `_` in the values, so that a userId cannot reach another topic.
  */
-export function fillTemplate(template: string, event: LocationEvent): string {
-  const safe = (v: string) => v.replace(/[/+#.*\s]/g, '_');
+export function fillTemplate(template: string, event: LocationEvent, unsafe: RegExp): string {
+  const safe = (v: string) => v.replace(unsafe, '_');
   return template
     .replaceAll('{type}', safe(event.type))
     .replaceAll('{userId}', safe(event.user.userId ?? event.user.id));
 }
+
+/** MQTT topic levels are split by `/`, and `+` and `#` are wildcards. */
+export const MQTT_UNSAFE = /[/+#\s]/g;
+/** AMQP topic routing keys are split by `.`, and `*` and `#` are wildcards. */
+export const AMQP_UNSAFE = /[.*#\s]/g;
 
 /** Whether the destination takes this event: its environment, types, and neither a blocked tag nor metadata key. */
 export function destinationWants(d: Destination, e: LocationEvent): boolean {

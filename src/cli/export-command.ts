@@ -1,0 +1,3 @@
+export async function exportCommand(_c: unknown, _a: string[]): Promise<number> {
+  return 1;
+}
