@@ -10,7 +10,12 @@ export async function natsConnection(broker: string): Promise<BrokerConnection> 
   const url = new URL(broker);
   const nc = await connect({
     servers: url.host,
-    ...(url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : {}),
+    // nats://user:pass@host: user and password; nats://:token@host: a token.
+    ...(url.username
+      ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
+      : url.password
+        ? { token: decodeURIComponent(url.password) }
+        : {}),
     maxReconnectAttempts: -1,
     reconnectTimeWait: 1_000,
     timeout: 5_000,

@@ -53,7 +53,7 @@ export function destinationTarget(url: string, flag = '--add'): DestinationTarge
     throw new Error(`${flag}: a ${kind}:// destination names its ${param}: ${kind}://host:port/?${param}=<name>.`);
   const maxLen = Number(u.searchParams.get('maxlen') ?? DEFAULT_MAXLEN);
   if (!Number.isInteger(maxLen) || maxLen < 1) throw new Error(`${flag}: maxlen must be a whole number above 0.`);
-  const auth = u.username ? `${u.username}${u.password ? `:${u.password}` : ''}@` : '';
+  const auth = u.username || u.password ? `${u.username}${u.password ? `:${u.password}` : ''}@` : '';
   return {
     kind,
     broker: `${u.protocol}//${auth}${u.host}${kind === 'amqp' && u.pathname.length > 1 ? u.pathname : ''}`,
