@@ -130,6 +130,7 @@ export async function compose(config: Config, opts: { clock?: Clock } = {}) {
     // the pack, the store and the limiter; their usage counts are then flushed with the rest.
     await app.close();
     await deps.services.deliveries.idle();
+    await deps.services.brokers.close();
     geodata.close();
     unsubscribe();
     unfollow();

@@ -15,7 +15,12 @@ const USAGE = `Usage: npm start | npm run cli -- <command>
   projects segments <name> [--set '<JSON array of {description, externalId, condition}>' | --clear]
   projects webhooks <name> [--add <url> [--live] [--types <type,...>] [--mode single|multiple]] [--remove <id>]
                       [--enable <id>] [--disable <id>]      add or change webhooks; prints them
-  projects deliveries <name> [--live] [--webhook <id>] [--limit <n>]   the webhook delivery log
+  projects destinations <name> [--add <url> [--live] [--types <type,...>] [--block-tags <tag,...>]
+                      [--block-metadata <key,...>]] [--remove <id>] [--enable <id>] [--disable <id>]
+                                     events to Redis Streams, NATS JetStream, MQTT or AMQP; prints them
+  projects deliveries <name> [--live] [--webhook <id>|--destination <id>] [--limit <n>]   the delivery log
+  export <name> events|users|trips|locations --from <date> --to <date> [--format ndjson|csv|parquet]
+                      [--live] --out <file>    stream a project's data to a file
   backup <file>                      copy the SQLite store to <file> while the server runs (online backup)
   restore <file>                     put a backup in place of DATA_DIR's database (the server must be stopped)
   print-config                       show the effective configuration (secrets masked)`;
@@ -31,6 +36,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./cli/projects-command.js')).projectsCommand(config, rest);
     case 'import':
       return (await import('./cli/import-command.js')).importCommand(config, rest);
+    case 'export':
+      return (await import('./cli/export-command.js')).exportCommand(config, rest);
     case 'backup':
       return (await import('./cli/backup-command.js')).backupCommand(config, rest);
     case 'restore':

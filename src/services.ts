@@ -1,3 +1,4 @@
+import { BrokerPool } from './destinations/broker-pool.js';
 import { BeaconService } from './domain/beacons/beacon-service.js';
 import type { Clock } from './domain/clock.js';
 import { ContextService } from './domain/context/context-service.js';
@@ -23,7 +24,7 @@ import { TripEngine } from './domain/trips/trip-engine.js';
 import { TripService } from './domain/trips/trip-service.js';
 import { UserService } from './domain/users/user-service.js';
 import { VerifiedLocationService } from './domain/verified/verified-location.js';
-import { DeliveryService } from './domain/webhooks/delivery-service.js';
+import { DEFAULT_DELIVERY_POLICY, DeliveryService } from './domain/webhooks/delivery-service.js';
 import { TreeBuildThread } from './geo/tree-build-thread.js';
 import type { PackSource } from './geodata/live-pack.js';
 import { RoadIsochrones } from './routing/isochrone.js';
@@ -63,8 +64,10 @@ export interface Services {
   router: RoadRouter;
   /** Removes events, stopped trips and users older than their project keeps them. */
   retention: RetentionService;
-  /** Sends the webhook outbox. */
+  /** Sends the outbox: webhooks and destinations. */
   deliveries: DeliveryService;
+  /** The destinations' broker connections, closed after the outbox's last pass. */
+  brokers: BrokerPool;
 }
 
 /** A server without reference data: geodata endpoints answer 503, context and track leave regions out. */
@@ -98,6 +101,7 @@ export function createServices(store: Store, clock: Clock, wire: TrackWire, pack
   const tracking = new TrackingService(store.users, geofenceIndexes, clock, pipeline);
   tracking.onTracked((tenant, user) => userLocations.update(tenant, user));
   // User search keeps stored users: deletions (by the API or by retention) must reach it.
+  const brokers = new BrokerPool();
   const users = reportDeletes(store.users, (tenant) => userLocations.deleted(tenant));
   return {
     projects: new ProjectService(store.projects, clock),
@@ -124,7 +128,8 @@ export function createServices(store: Store, clock: Clock, wire: TrackWire, pack
       { projects: store.projects, events: store.events, trips: store.trips, users, deliveries: store.deliveries },
       clock,
     ),
-    deliveries: new DeliveryService(store, httpSender(clock), clock),
+    deliveries: new DeliveryService(store, httpSender(clock), clock, DEFAULT_DELIVERY_POLICY, brokers.publish),
+    brokers,
   };
 }
 

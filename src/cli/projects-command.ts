@@ -8,6 +8,7 @@ import { retentionOf } from '../domain/retention/retention.js';
 import { sdkSettingsJson } from '../domain/sdk/sdk-settings.js';
 import { SdkSettingsService } from '../domain/sdk/sdk-settings-service.js';
 import { parseSegments } from '../domain/segments/segment.js';
+import { destinationsCommand } from './destinations-command.js';
 import { parseFlags } from './flags.js';
 import { applyProjectSettings } from './project-settings.js';
 import { splitSdkFlags } from './sdk-settings-flags.js';
@@ -90,6 +91,12 @@ export async function projectsCommand(config: Config, args: string[]): Promise<n
         process.stdout.write((await webhooksCommand(projects, name, flags, Date.now())).out);
         return 0;
       }
+      case 'destinations': {
+        const name = positional[0];
+        if (!name) return fail('projects destinations needs a name: projects destinations <name> [--add <url> ...]');
+        process.stdout.write((await destinationsCommand(projects, name, flags, Date.now())).out);
+        return 0;
+      }
       case 'deliveries': {
         const project = positional[0] ? await projects.find(positional[0]) : null;
         if (!project) return fail(`No project named "${positional[0] ?? ''}".`);
@@ -112,7 +119,9 @@ export async function projectsCommand(config: Config, args: string[]): Promise<n
         return 0;
       }
       default:
-        return fail('projects needs one of: create, list, set, usage, segments, webhooks, deliveries, logs.');
+        return fail(
+          'projects needs one of: create, list, set, usage, segments, webhooks, destinations, deliveries, logs.',
+        );
     }
   } catch (err) {
     return fail((err as Error).message);

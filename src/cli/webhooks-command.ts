@@ -75,28 +75,32 @@ function applyWebhookFlags(
 }
 
 /**
- * `projects deliveries <name> [--live] [--webhook <id>] [--limit <n>]`: the newest deliveries of the
- * project's test (or live) environment, a line each.
+ * `projects deliveries <name> [--live] [--webhook <id> | --destination <id>] [--limit <n>]`: the newest
+ * deliveries (to webhooks and destinations) of the project's test (or live) environment, a line each.
  */
 export async function deliveriesCommand(
   store: Store,
   project: Project,
   flags: Record<string, string | true>,
 ): Promise<{ out: string }> {
-  refuseUnknownFlags(flags, ['live', 'webhook', 'limit'], 'deliveries');
+  refuseUnknownFlags(flags, ['live', 'webhook', 'destination', 'limit'], 'deliveries');
   if (flags.webhook === true) throw new Error("--webhook needs the id of one of the project's webhooks.");
+  if (flags.destination === true) throw new Error("--destination needs the id of one of the project's destinations.");
   const limit = flags.limit === undefined ? 50 : Number(flags.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new Error('--limit must be a whole number 1-1000.');
-  const webhookId = typeof flags.webhook === 'string' ? flags.webhook : undefined;
+  // Webhooks and destinations share the outbox and one id space: either flag names the rows' target.
+  const target = flags.webhook ?? flags.destination;
+  const webhookId = typeof target === 'string' ? target : undefined;
   const rows = await store.deliveries.list(
     { projectId: project.id, live: flags.live !== undefined },
     { limit, ...(webhookId === undefined ? {} : { webhookId }) },
   );
+  const destinations = new Set((project.destinations ?? []).map((d) => d.id));
   const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
   const lines = rows.map((d) =>
     [
       d.id,
-      `webhook ${d.webhookId}`,
+      `${destinations.has(d.webhookId) ? 'destination' : 'webhook'} ${d.webhookId}`,
       `event ${d.eventId}`,
       d.status,
       `attempts ${d.attempts}`,

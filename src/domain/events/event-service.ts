@@ -5,7 +5,7 @@ import type { EventListQuery, EventStore } from '../ports/event-store.js';
 import type { UserStore } from '../ports/user-store.js';
 import type { Tenant } from '../tenant.js';
 import type { User } from '../users/user.js';
-import { deliveriesFor, type Webhook } from '../webhooks/webhook.js';
+import { deliveriesFor, type OutboxTargets } from '../webhooks/webhook.js';
 import {
   type ConversionCount,
   type ConversionInput,
@@ -53,12 +53,12 @@ export class EventService {
 
   /**
    * Stores a conversion as a custom event of the user, with the deliveries it owes the project's
-   * webhooks and its day's count, in one transaction. The user must have been tracked: a conversion
+   * webhooks and destinations and its day's count, in one transaction. The user must have been tracked: a conversion
    * is about someone the project knows (404 naming the identifier otherwise).
    */
   async logConversion(
     tenant: Tenant,
-    webhooks: readonly Webhook[] | undefined,
+    targets: OutboxTargets | undefined,
     who: ConversionUser,
     input: ConversionInput,
   ): Promise<{ event: LocationEvent; user: User }> {
@@ -68,7 +68,7 @@ export class EventService {
     const revenue = conversionRevenue(event.extra?.metadata as ConversionInput['metadata']);
     await this.events.logConversion({
       event,
-      deliveries: deliveriesFor(webhooks, [event], now),
+      deliveries: deliveriesFor(targets, [event], now),
       day: utcDay(event.createdAt),
       revenue,
     });

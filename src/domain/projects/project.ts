@@ -1,3 +1,4 @@
+import type { Destination } from '../destinations/destination.js';
 import type { RetentionPolicy } from '../retention/retention.js';
 import type { Segment } from '../segments/segment.js';
 import type { Webhook } from '../webhooks/webhook.js';
@@ -28,6 +29,8 @@ export interface Project {
   segments?: Segment[];
   /** Endpoints that receive the project's events (`projects webhooks`); absent: none. */
   webhooks?: Webhook[];
+  /** Message brokers that receive the project's events (`projects destinations`); absent: none. */
+  destinations?: Destination[];
   /** What the retention sweep removes, and when; absent: `DEFAULT_RETENTION`. */
   retention?: RetentionPolicy;
   createdAt: number;

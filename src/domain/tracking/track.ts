@@ -68,7 +68,7 @@ export async function trackUser(deps: TrackDeps, req: TrackRequest): Promise<Tra
         return {
           user,
           events,
-          deliveries: deliveriesFor(req.project.webhooks, events, now),
+          deliveries: deliveriesFor(req.project, events, now),
           result: { user, events, inside, userFields: contributed.userFields },
         };
       },

@@ -1,6 +1,7 @@
 import type { Position } from '../../geo/types.js';
 import type { Router } from '../../routing/router.js';
 import type { Clock } from '../clock.js';
+import type { Destination } from '../destinations/destination.js';
 import type { LocationEvent } from '../events/event.js';
 import type { GeofenceStore } from '../ports/geofence-store.js';
 import type { TrackUnit } from '../ports/track-unit.js';
@@ -19,6 +20,8 @@ export interface TripContext {
   expiryMinutes: number;
   /** The project's webhooks: events of API changes owe them deliveries (a track's own are the track's). */
   webhooks?: readonly Webhook[];
+  /** The project's destinations, likewise. */
+  destinations?: readonly Destination[];
   /** Set when a track makes the change: trip writes and locks then join that track's transaction. */
   unit?: TrackUnit;
 }
@@ -129,12 +132,12 @@ export class TripEngine {
 
   /** Events to store with a trip write, and their deliveries: those of API changes (a track stores its own). */
   stored(
-    ctx: Pick<TripContext, 'webhooks'>,
+    ctx: Pick<TripContext, 'webhooks' | 'destinations'>,
     events: LocationEvent[],
     origin: EventOrigin | null,
   ): Pick<TripWrite, 'events' | 'deliveries'> {
     if (!origin || origin.byTrack) return {};
-    return { events, deliveries: deliveriesFor(ctx.webhooks, events, this.deps.clock.now()) };
+    return { events, deliveries: deliveriesFor(ctx, events, this.deps.clock.now()) };
   }
 
   /** Cancels a trip in progress because its user starts another. */

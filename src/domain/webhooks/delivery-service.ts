@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { Destination } from '../destinations/destination.js';
 import type { LocationEvent } from '../events/event.js';
 import type { DeliveryOutcome, DeliveryStore, DueDelivery } from '../ports/delivery-store.js';
 import type { ProjectStore } from '../ports/project-store.js';
@@ -19,6 +20,21 @@ export interface WebhookPost {
 /** Makes one post (src/webhooks/http-sender.ts). */
 export type SendDelivery = (post: WebhookPost) => Promise<SendResult>;
 
+/** One message to a broker: one event for one destination. */
+export interface DestinationMessage {
+  destination: Destination;
+  deliveryId: string;
+  event: LocationEvent;
+}
+
+/**
+ * Publishes one message and resolves once the broker has acknowledged it (src/destinations/); rejects
+ * when it could not, and the delivery is tried again.
+ */
+export type PublishDelivery = (message: DestinationMessage) => Promise<void>;
+
+const noBrokers: PublishDelivery = () => Promise.reject(new Error('this process publishes to no broker'));
+
 /** Events a `multiple` webhook receives in one post at most (the hosted service's five). */
 export const EVENTS_PER_POST = 5;
 
@@ -37,6 +53,13 @@ export interface DeliveryPolicy {
   /** The wait after the first failed attempt; it doubles with each failure, up to `maxDelayMs`. */
   firstDelayMs: number;
   maxDelayMs: number;
+  /**
+   * Destinations (brokers) are tried without an attempt limit, since a broker that is down is
+   * expected back and an event must not be lost: first after `brokerFirstDelayMs`, doubling up to
+   * `brokerMaxDelayMs`.
+   */
+  brokerFirstDelayMs: number;
+  brokerMaxDelayMs: number;
 }
 
 /**
@@ -50,10 +73,12 @@ export const DEFAULT_DELIVERY_POLICY: DeliveryPolicy = {
   maxAttempts: 12,
   firstDelayMs: 30_000,
   maxDelayMs: 6 * 3_600_000,
+  brokerFirstDelayMs: 5_000,
+  brokerMaxDelayMs: 300_000,
 };
 
 /**
- * Sends the webhook outbox: each pass claims the deliveries that are due (in any process: a claim
+ * Sends the outbox, to webhooks and destinations (brokers): each pass claims the deliveries that are due (in any process: a claim
  * holds a row from the others), posts them concurrently and records each outcome. A 2xx answer
  * delivers; anything else (another status, a timeout, a refused connection) is tried again later,
  * until `maxAttempts`. At least once: a receiver tells repeats apart by the event's `_id`.
@@ -66,6 +91,7 @@ export class DeliveryService {
     private readonly send: SendDelivery,
     private readonly clock: Clock,
     private readonly policy: DeliveryPolicy = DEFAULT_DELIVERY_POLICY,
+    private readonly publish: PublishDelivery = noBrokers,
   ) {}
 
   /**
@@ -101,27 +127,49 @@ export class DeliveryService {
   async #pass(): Promise<number> {
     const due = await this.stores.deliveries.claimDue(this.clock.now(), this.policy.batch, this.policy.leaseMs);
     if (due.length === 0) return 0;
-    // Read per pass, not kept: `projects webhooks` may have changed them in another process.
+    // Read per pass, not kept: `projects webhooks` and `projects destinations` may have changed them in
+    // another process.
     const webhooks = new Map<string, Webhook>();
-    for (const p of await this.stores.projects.list()) for (const w of p.webhooks ?? []) webhooks.set(w.id, w);
+    const destinations = new Map<string, Destination>();
+    for (const p of await this.stores.projects.list()) {
+      for (const w of p.webhooks ?? []) webhooks.set(w.id, w);
+      for (const d of p.destinations ?? []) destinations.set(d.id, d);
+    }
     const outcomes: DeliveryOutcome[] = [];
     const ready: Ready[] = [];
+    const messages: Array<{ delivery: DueDelivery; message: DestinationMessage }> = [];
     for (const d of due) {
       const webhook = webhooks.get(d.webhookId);
-      const why = !webhook
-        ? 'the webhook was removed'
-        : !webhook.enabled
-          ? 'the webhook is disabled'
-          : !d.event
-            ? 'the event is no longer stored'
-            : null;
-      if (why === null) ready.push({ delivery: d, webhook: webhook!, event: d.event! });
-      else outcomes.push(this.#outcome(d, 'failed', null, why));
+      const destination = destinations.get(d.webhookId);
+      const why =
+        !webhook && !destination
+          ? 'the webhook or destination was removed'
+          : !(webhook ?? destination)!.enabled
+            ? `the ${webhook ? 'webhook' : 'destination'} is disabled`
+            : !d.event
+              ? 'the event is no longer stored'
+              : null;
+      if (why !== null) outcomes.push(this.#outcome(d, 'failed', null, why));
+      else if (webhook) ready.push({ delivery: d, webhook, event: d.event! });
+      else messages.push({ delivery: d, message: { destination: destination!, deliveryId: d.id, event: d.event! } });
     }
-    const sent = await Promise.all(postsOf(ready).map((post) => this.#post(post)));
+    const sent = await Promise.all([
+      ...postsOf(ready).map((post) => this.#post(post)),
+      ...messages.map(({ delivery, message }) => this.#publish(delivery, message)),
+    ]);
     // One write for the whole pass: a sender that dies before it sends the pass again when the claims end.
     await this.stores.deliveries.settle([...outcomes, ...sent.flat()]);
     return due.length;
+  }
+
+  /** One message to its broker: delivered once acknowledged, else pending again (no attempt limit). */
+  async #publish(d: DueDelivery, message: DestinationMessage): Promise<DeliveryOutcome> {
+    try {
+      await this.publish(message);
+      return this.#outcome(d, 'delivered', null, null);
+    } catch (err) {
+      return this.#outcome(d, 'pending', null, (err as Error).message || String(err), true);
+    }
   }
 
   async #post(post: Ready[]): Promise<DeliveryOutcome[]> {
@@ -147,16 +195,20 @@ export class DeliveryService {
     status: 'pending' | 'delivered' | 'failed',
     lastStatus: number | null,
     lastError: string | null,
+    broker = false,
   ): DeliveryOutcome {
     const attempts = d.attempts + 1;
     const at = this.clock.now();
-    const nextAttemptAt = status === 'pending' ? at + this.retryDelay(attempts) : null;
+    const nextAttemptAt = status === 'pending' ? at + this.retryDelay(attempts, broker) : null;
     return { id: d.id, status, attempts, nextAttemptAt, lastStatus, lastError, at };
   }
 
-  /** The wait after `attempts` failed attempts, with its ±20% jitter. */
-  retryDelay(attempts: number): number {
-    const base = Math.min(this.policy.firstDelayMs * 2 ** (attempts - 1), this.policy.maxDelayMs);
+  /** The wait after `attempts` failed attempts (to a webhook, or a broker), with its ±20% jitter. */
+  retryDelay(attempts: number, broker = false): number {
+    const [first, max] = broker
+      ? [this.policy.brokerFirstDelayMs, this.policy.brokerMaxDelayMs]
+      : [this.policy.firstDelayMs, this.policy.maxDelayMs];
+    const base = Math.min(first * 2 ** Math.min(attempts - 1, 40), max);
     return Math.round(base * (0.8 + Math.random() * 0.4));
   }
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type Destination, destinationWants } from '../destinations/destination.js';
 import type { LocationEvent } from '../events/event.js';
 import { newId } from '../ids.js';
 
@@ -24,31 +25,43 @@ export interface Webhook {
   createdAt: number;
 }
 
-/** One event owed to one webhook, as the outbox row is first written. */
+/** One event owed to one webhook or destination, as the outbox row is first written. */
 export interface Delivery {
   id: string;
   projectId: string;
   live: boolean;
+  /** The webhook's or the destination's id (one id space; the outbox holds both). */
   webhookId: string;
   eventId: string;
   createdAt: number;
 }
 
-/** The deliveries that `events` owe the project's webhooks (none, and no work, for most projects). */
+/** Where a project's events go: its webhooks and its destinations (both absent on most projects). */
+export interface OutboxTargets {
+  webhooks?: readonly Webhook[] | undefined;
+  destinations?: readonly Destination[] | undefined;
+}
+
+/** The deliveries that `events` owe the project's webhooks and destinations (none, and no work, for most projects). */
 export function deliveriesFor(
-  webhooks: readonly Webhook[] | undefined,
+  targets: OutboxTargets | undefined,
   events: readonly LocationEvent[],
   now: number,
 ): Delivery[] {
-  if (!webhooks || webhooks.length === 0 || events.length === 0) return [];
+  const webhooks = targets?.webhooks ?? [];
+  const destinations = targets?.destinations ?? [];
+  if ((webhooks.length === 0 && destinations.length === 0) || events.length === 0) return [];
   const out: Delivery[] = [];
+  const owe = (id: string, e: LocationEvent) =>
+    out.push({ id: newId(), projectId: e.projectId, live: e.live, webhookId: id, eventId: e.id, createdAt: now });
   for (const w of webhooks) {
     if (!w.enabled) continue;
     for (const e of events) {
       if (e.live !== w.live || (w.types !== null && !w.types.includes(e.type))) continue;
-      out.push({ id: newId(), projectId: e.projectId, live: e.live, webhookId: w.id, eventId: e.id, createdAt: now });
+      owe(w.id, e);
     }
   }
+  for (const d of destinations) for (const e of events) if (destinationWants(d, e)) owe(d.id, e);
   return out;
 }
 

@@ -67,7 +67,7 @@ export function conversionRoutes(app: FastifyInstance, { services }: AppDeps): v
         throw missingParam(body.latitude === undefined ? 'latitude' : 'longitude');
       const { event } = await services.events.logConversion(
         tenant,
-        req.auth!.project.webhooks,
+        req.auth!.project,
         { id: body.id, userId: body.userId, deviceId: body.deviceId, installId: body.installId },
         {
           name,

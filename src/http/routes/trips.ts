@@ -21,6 +21,7 @@ export function tripRoutes(app: FastifyInstance, { services }: AppDeps): void {
     tenant,
     expiryMinutes: req.auth!.project.tripExpiryMinutes,
     webhooks: req.auth!.project.webhooks,
+    destinations: req.auth!.project.destinations,
   });
   const withPath = async (tenant: Tenant, trip: Trip) =>
     presentTrip(trip, (await services.trips.locations(tenant, [trip])).get(trip.id) ?? []);

@@ -1,0 +1,94 @@
+import { type Destination, newDestination } from '../domain/destinations/destination.js';
+import type { ProjectService } from '../domain/projects/project-service.js';
+import { refuseUnknownFlags } from './flags.js';
+
+const FLAGS = ['add', 'live', 'types', 'block-tags', 'block-metadata', 'remove', 'enable', 'disable'];
+
+/**
+ * `projects destinations <name> [--add <url> [--live] [--types a,b] [--block-tags t,u] [--block-metadata k,l]]
+ * [--remove <id>] [--enable <id>] [--disable <id>]`: changes the project's destinations (message
+ * brokers), then prints them as JSON, passwords in their URLs masked.
+ */
+export async function destinationsCommand(
+  projects: ProjectService,
+  name: string,
+  flags: Record<string, string | true>,
+  now: number,
+): Promise<{ out: string }> {
+  const project = await projects.find(name);
+  if (!project) throw new Error(`No project named "${name}".`);
+  const current = project.destinations ?? [];
+  const next = applyDestinationFlags(current, flags, now);
+  const saved = next === current ? project : await projects.update(name, (p) => ({ ...p, destinations: next }));
+  const shown = (saved?.destinations ?? []).map((d) => ({
+    ...d,
+    url: maskPassword(d.url),
+    createdAt: new Date(d.createdAt).toISOString(),
+  }));
+  return { out: `${JSON.stringify(shown, null, 2)}\n` };
+}
+
+function applyDestinationFlags(
+  current: Destination[],
+  flags: Record<string, string | true>,
+  now: number,
+): Destination[] {
+  refuseUnknownFlags(flags, FLAGS, 'destinations');
+  let list = current;
+  const known = (flag: string): string => {
+    const id = flags[flag];
+    if (typeof id !== 'string' || !list.some((d) => d.id === id)) {
+      throw new Error(`--${flag} must name one of the project's destinations by id.`);
+    }
+    return id;
+  };
+  const listFlag = (flag: string): string[] | undefined => {
+    const v = flags[flag];
+    if (v === undefined) return undefined;
+    if (v === true) throw new Error(`--${flag} needs a comma-separated list.`);
+    return v.split(',').map((x) => x.trim());
+  };
+  if (flags.add !== undefined) {
+    if (flags.add === true)
+      throw new Error('--add needs the URL of the broker, such as redis://host:6379/?stream=events.');
+    const types = flags.types === undefined ? null : flags.types === true ? [] : flags.types.split(',');
+    const blockedTags = listFlag('block-tags');
+    const blockedMetadataKeys = listFlag('block-metadata');
+    list = [
+      ...list,
+      newDestination(
+        {
+          url: flags.add,
+          live: flags.live !== undefined,
+          types,
+          ...(blockedTags ? { blockedTags } : {}),
+          ...(blockedMetadataKeys ? { blockedMetadataKeys } : {}),
+        },
+        now,
+      ),
+    ];
+  } else if (['types', 'live', 'block-tags', 'block-metadata'].some((f) => flags[f] !== undefined)) {
+    throw new Error('--types, --live, --block-tags and --block-metadata go with --add.');
+  }
+  if (flags.remove !== undefined) {
+    const id = known('remove');
+    list = list.filter((d) => d.id !== id);
+  }
+  for (const [flag, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    if (flags[flag] === undefined) continue;
+    const id = known(flag);
+    list = list.map((d) => (d.id === id ? { ...d, enabled } : d));
+  }
+  return list;
+}
+
+/** The URL with its password replaced, for printing. */
+export function maskPassword(url: string): string {
+  const u = new URL(url);
+  if (!u.password) return url;
+  u.password = '***';
+  return u.toString();
+}

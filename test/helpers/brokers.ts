@@ -1,0 +1,165 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import net, { type AddressInfo } from 'node:net';
+import amqp from 'amqplib';
+import { Redis } from 'ioredis';
+import { connectAsync, type MqttClient } from 'mqtt';
+import { connect as natsConnect, StorageType } from 'nats';
+
+/**
+ * Consumers on the machine's real brokers (Redis 6379, NATS JetStream 4222, Mosquitto 1883, RabbitMQ
+ * 5672), each listening on names of its own (a random prefix), and a private Mosquitto a test may stop.
+ * Each `ids()` answers the event ids received so far, repeats included.
+ */
+export const prefix = () => `wtest${randomBytes(4).toString('hex')}`;
+
+/** Whether something answers on the loopback port. */
+export function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.setTimeout(1000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+export async function redisStream(stream: string) {
+  const client = new Redis('redis://127.0.0.1:6379');
+  return {
+    url: (extra = '') => `redis://127.0.0.1:6379/?stream=${stream}${extra}`,
+    async ids(): Promise<string[]> {
+      const entries = await client.xrange(stream, '-', '+');
+      return entries.map(([, fields]) => {
+        const f = Object.fromEntries(fields.flatMap((v, i) => (i % 2 === 0 ? [[v, fields[i + 1]]] : [])));
+        // The `id` field and the event JSON's `_id` must agree.
+        const event = JSON.parse(f.event!) as { _id: string };
+        if (event._id !== f.id) throw new Error(`stream entry id ${f.id} differs from its event's _id ${event._id}`);
+        return f.id!;
+      });
+    },
+    async close() {
+      await client.del(stream);
+      await client.quit();
+    },
+  };
+}
+
+export async function natsStream(name: string) {
+  const nc = await natsConnect({ servers: '127.0.0.1:4222' });
+  const jsm = await nc.jetstreamManager();
+  await jsm.streams.add({ name, subjects: [`${name}.>`], storage: StorageType.Memory });
+  return {
+    url: `nats://127.0.0.1:4222/?subject=${name}.events`,
+    async ids(): Promise<string[]> {
+      const info = await jsm.streams.info(name);
+      const out: string[] = [];
+      for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
+        const m = await jsm.streams.getMessage(name, { seq });
+        out.push((m.json() as { _id: string })._id);
+      }
+      return out;
+    },
+    async close() {
+      await jsm.streams.delete(name);
+      await nc.close();
+    },
+  };
+}
+
+export async function mqttTopic(port: number, root: string) {
+  const got: Array<{ topic: string; id: string }> = [];
+  const client = await connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 200 });
+  client.on('message', (topic, payload) =>
+    got.push({ topic, id: (JSON.parse(payload.toString()) as { _id: string })._id }),
+  );
+  client.on('error', () => {});
+  await client.subscribeAsync(`${root}/#`, { qos: 1 });
+  return {
+    client: client as MqttClient,
+    got,
+    ids: async () => got.map((g) => g.id),
+    /** After the broker came back: waits for the reconnect and subscribes again (a new broker keeps no session). */
+    async resubscribe() {
+      while (!client.connected) await new Promise((r) => setTimeout(r, 100));
+      await client.subscribeAsync(`${root}/#`, { qos: 1 });
+    },
+    close: () => client.endAsync(true),
+  };
+}
+
+export async function amqpExchange(exchange: string) {
+  const connection = await amqp.connect('amqp://127.0.0.1:5672');
+  const channel = await connection.createChannel();
+  await channel.assertExchange(exchange, 'topic', { durable: false });
+  const { queue } = await channel.assertQueue('', { exclusive: true });
+  await channel.bindQueue(queue, exchange, '#');
+  const got: Array<{ routingKey: string; messageId: string; id: string }> = [];
+  await channel.consume(
+    queue,
+    (m) => {
+      if (!m) return;
+      got.push({
+        routingKey: m.fields.routingKey,
+        messageId: String(m.properties.messageId),
+        id: (JSON.parse(m.content.toString()) as { _id: string })._id,
+      });
+    },
+    { noAck: true },
+  );
+  return {
+    url: `amqp://127.0.0.1:5672/?exchange=${exchange}&routingKey={type}.{userId}`,
+    got,
+    ids: async () => got.map((g) => g.id),
+    async close() {
+      await channel.deleteExchange(exchange);
+      await connection.close();
+    },
+  };
+}
+
+/** A free loopback port (one just released). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A Mosquitto of the test's own on `port`, that the test may stop and start (null: no mosquitto installed). */
+export function privateMosquitto(port: number) {
+  if (spawnSync('mosquitto', ['-h']).error) return null;
+  let child: ChildProcess | null = null;
+  return {
+    async start() {
+      child = spawn('mosquitto', ['-p', String(port)], { stdio: 'ignore' });
+      for (let i = 0; i < 50 && !(await answers(port)); i++) await new Promise((r) => setTimeout(r, 100));
+    },
+    async stop() {
+      const c = child;
+      child = null;
+      if (!c || c.exitCode !== null) return;
+      const exited = new Promise((r) => c.once('exit', r));
+      c.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Polls `ids` until every id of `want` is in it, or `ms` pass; returns the last answer. */
+export async function waitForAll(ids: () => Promise<string[]>, want: readonly string[], ms = 8000): Promise<string[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const got = await ids();
+    const have = new Set(got);
+    if (want.every((id) => have.has(id)) || Date.now() > deadline) return got;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
