@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import { compose, openGeodata, openStore } from '../compose.js';
 import { type Config, ConfigError } from '../config.js';
+import { ensureDashboardBuilt } from '../dashboard/build.js';
 import { systemClock } from '../domain/clock.js';
 import { ProjectService } from '../domain/projects/project-service.js';
 import type { LivePack } from '../geodata/live-pack.js';
@@ -24,8 +25,10 @@ export async function serveCommand(config: Config): Promise<number> {
   const { app, deps, close } = await compose(config);
   stopOnSignals(app, close, config.shutdownGraceMs);
   await ensureWorldPack(deps.geodata);
-  await createDefaultProject(deps.services.projects);
+  await ensureDashboard();
+  await createDefaultProject(deps.services.projects, dashboardUrl(config));
   await app.listen({ host: config.host, port: config.port });
+  process.stdout.write(`Dashboard: ${dashboardUrl(config)} (sign in with a secret key)\n`);
   return -1;
 }
 
@@ -45,9 +48,10 @@ async function prepareFirstStart(config: Config): Promise<void> {
   const { geodata } = await openGeodata(config);
   await ensureWorldPack(geodata);
   geodata.close();
+  await ensureDashboard();
   const store = await openStore(config);
   try {
-    await createDefaultProject(new ProjectService(store.projects, systemClock));
+    await createDefaultProject(new ProjectService(store.projects, systemClock), dashboardUrl(config));
   } finally {
     await store.close();
   }
@@ -58,7 +62,7 @@ async function prepareFirstStart(config: Config): Promise<void> {
  * started together on an empty database race to make it: the name is unique, one wins, and the
  * others start without showing keys.
  */
-async function createDefaultProject(projects: ProjectService): Promise<void> {
+async function createDefaultProject(projects: ProjectService, dashboard: string): Promise<void> {
   if ((await projects.list()).length > 0) return;
   try {
     const { keys } = await projects.create('default');
@@ -73,11 +77,30 @@ async function createDefaultProject(projects: ProjectService): Promise<void> {
         // calls at once: the spec's default per-key limit is soon reached in production.
         "Each key allows 10 requests a second (the spec's default), shared by every user of an app;",
         'raise it with: npm run cli -- projects set default --rate-limit 200',
+        `Open the dashboard at ${dashboard} and sign in with a secret key.`,
         '',
       ].join('\n'),
     );
   } catch (err) {
     if ((await projects.list()).length === 0) throw err;
+  }
+}
+
+/** Where a browser on this machine opens the dashboard. */
+function dashboardUrl(config: Config): string {
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}/dashboard`;
+}
+
+/**
+ * A fresh clone started without `npm ci` (or with sources changed since) gets its dashboard built
+ * here; a failed build is reported and the API serves on without it.
+ */
+async function ensureDashboard(): Promise<void> {
+  try {
+    if (await ensureDashboardBuilt()) process.stdout.write('Built the dashboard.\n');
+  } catch (err) {
+    process.stderr.write(`Building the dashboard failed: ${(err as Error).message}\n`);
   }
 }
 
