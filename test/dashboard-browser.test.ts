@@ -51,7 +51,10 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
   /** Zooms the page's map on `at`, as a person would before drawing (at zoom 16 a pixel is 0.9 m here). */
   const zoomTo = async (p: Page, at: LonLat, zoom: number) => {
     await p.locator('.map[data-ready="true"]').waitFor();
-    await p.evaluate(([center, z]) => (globalThis as any).whereaboutsMap.jumpTo({ center, zoom: z }), [at, zoom] as const);
+    await p.evaluate(([center, z]) => (globalThis as any).whereaboutsMap.jumpTo({ center, zoom: z }), [
+      at,
+      zoom,
+    ] as const);
   };
   const shot = async (p: Page, name: string) => {
     if (!SCREENSHOTS) return;
@@ -89,14 +92,13 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
         '--disable-component-update',
         '--disable-sync',
       ],
-      viewport: { width: 1280, height: 800 },
+      // A smaller window draws faster (the map renders on the CPU); the screenshots take a larger one.
+      viewport: SCREENSHOTS ? { width: 1280, height: 800 } : { width: 1000, height: 640 },
       acceptDownloads: true,
       timeout: 30_000,
     });
     context.setDefaultTimeout(10_000);
     page = context.pages()[0] ?? (await context.newPage());
-    page.on('console', (m) => console.log('PAGE', m.type(), m.text()));
-    page.on('pageerror', (e) => console.log('PAGEERROR', e.message));
   });
   after(async () => {
     await context?.close();
@@ -152,7 +154,7 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
       if (bad.get(row) === 'type') cells[3] = 'hexagon';
       lines.push(cells.join(','));
     }
-    await page.getByLabel('File').setInputFiles({
+    await page.getByLabel('Geofences file').setInputFiles({
       name: 'fences.csv',
       mimeType: 'text/csv',
       buffer: Buffer.from(`${lines.join('\n')}\n`),
@@ -161,9 +163,13 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     const summary = page.locator('.import-summary');
     await summary.waitFor();
     assert.match(await summary.innerText(), /Created 497, updated 0, refused 3 rows/);
-    const rows = await page.locator('.import-errors tbody tr').evaluateAll((trs) =>
-      trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent ?? '')),
-    );
+    const rows = await page
+      .locator('.import-errors tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) =>
+          Array.from(tr.querySelectorAll('td'), (td) => (td as { textContent: string | null }).textContent ?? ''),
+        ),
+      );
     assert.deepEqual(
       rows.map((r) => Number(r[0])),
       [...bad.keys()],
@@ -190,11 +196,10 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     await zoomTo(page, BROOKLYN, 15);
     await clickMap(page, offset(BROOKLYN, -400, 0));
     await clickMap(page, offset(BROOKLYN, 400, 0));
-    try {
-      await page.getByRole('status').filter({ hasText: /Arrived after \d+ tracks/ }).waitFor({ timeout: 15_000 });
-    } finally {
-      await page.screenshot({ path: '/tmp/sim-debug.png' });
-    }
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Arrived after \d+ tracks/ })
+      .waitFor({ timeout: 15_000 });
     await shot(page, 'simulator');
     const seen = await page.locator('.sim-event').allInnerTexts();
     assert.deepEqual(
@@ -217,7 +222,10 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
   it("opens the user's location history and moves through it with the time slider", async () => {
     await open(page, 'users');
     await page.getByLabel(/Search by user id/).fill('sim-phone');
-    await page.getByRole('link', { name: /^[0-9a-f]{24}$|sim-phone/ }).first().click();
+    await page
+      .getByRole('link', { name: /^[0-9a-f]{24}$|sim-phone/ })
+      .first()
+      .click();
     await page.getByRole('heading', { name: /^User / }).waitFor();
     const slider = page.getByLabel(/Time: up to fix/);
     await slider.waitFor();

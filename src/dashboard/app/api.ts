@@ -52,7 +52,12 @@ export async function api(method: string, path: string, opts: CallOptions = {}):
   } catch {
     if (res.ok) return text;
   }
-  if (!res.ok) throw new ApiError(res.status, body?.meta?.message ?? `${method} ${path} answered ${res.status}`, body?.meta?.param);
+  if (!res.ok)
+    throw new ApiError(
+      res.status,
+      body?.meta?.message ?? `${method} ${path} answered ${res.status}`,
+      body?.meta?.param,
+    );
   return body;
 }
 
@@ -78,8 +83,10 @@ export async function checkSecretKey(key: string): Promise<string | null> {
     return 'That is not an API key: keys look like prj_test_sk_… (npm start printed them on the first start).';
   const res = await call('GET', '/v1/settings', { key: key.trim() });
   if (res.ok) return null;
-  if (res.status === 401) return 'That key is not valid: check it was copied whole, and that it belongs to this server.';
-  if (res.status === 403) return 'That is a publishable key: sign in with a secret key (prj_test_sk_… or prj_live_sk_…).';
+  if (res.status === 401)
+    return 'That key is not valid: check it was copied whole, and that it belongs to this server.';
+  if (res.status === 403)
+    return 'That is a publishable key: sign in with a secret key (prj_test_sk_… or prj_live_sk_…).';
   if (res.status === 402) return 'That key belongs to a disabled project.';
   if (res.status === 429) return 'Too many requests for this key right now; try again in a second.';
   return `The server refused the key (${res.status}).`;

@@ -89,8 +89,10 @@ export function boundsOf(...collections: FeatureCollection[]): [LonLat, LonLat] 
     } else if (Array.isArray(c)) c.forEach(visit);
   };
   for (const fc of collections) for (const f of fc.features) visit(f.geometry.coordinates);
-  return w > e ? null : [
-    [w, s],
-    [e, n],
-  ];
+  return w > e
+    ? null
+    : [
+        [w, s],
+        [e, n],
+      ];
 }

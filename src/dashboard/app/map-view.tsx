@@ -152,7 +152,7 @@ function addLayers(map: MapLibreMap): void {
  * + and -) once focused; what a click does on it can also be done with the page's form fields.
  */
 export function MapView({ data, onClick, onPick, fit, fitKey, label, center, zoom }: Props) {
-  const container = useRef<HTMLDivElement>(null);
+  const container = useRef<HTMLElement>(null);
   const map = useRef<MapLibreMap | null>(null);
   const ready = useRef(false);
   const latest = useRef({ data, onClick, onPick });
@@ -217,5 +217,5 @@ export function MapView({ data, onClick, onPick, fit, fitKey, label, center, zoo
 
   useEffect(apply, [data, fitKey]);
 
-  return <div class="map" ref={container} role="region" aria-label={label} />;
+  return <section class="map" ref={container} aria-label={label} />;
 }

@@ -28,7 +28,10 @@ export function EventsPage() {
           const stored = new URLSearchParams({ limit: '100' });
           if (filter.types) stored.set('type', filter.types);
           if (filter.userId) stored.set('userId', filter.userId);
-          api('GET', `/v1/events?${stored}`).then((r) => setEvents(r.events), () => {});
+          api('GET', `/v1/events?${stored}`).then(
+            (r) => setEvents(r.events),
+            () => {},
+          );
         }
       },
     });
@@ -37,10 +40,22 @@ export function EventsPage() {
   return (
     <section class="page">
       <h1>Events</h1>
-      <form class="row" onSubmit={(e) => { e.preventDefault(); setFilter({ types, userId }); }} aria-label="Filter events">
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFilter({ types, userId });
+        }}
+        aria-label="Filter events"
+      >
         <span>
           <label for="event-types">Types (comma-separated)</label>
-          <input id="event-types" value={types} onInput={(e) => setTypes(e.currentTarget.value)} placeholder="user.entered_geofence" />
+          <input
+            id="event-types"
+            value={types}
+            onInput={(e) => setTypes(e.currentTarget.value)}
+            placeholder="user.entered_geofence"
+          />
         </span>
         <span>
           <label for="event-user">User</label>
@@ -56,7 +71,12 @@ export function EventsPage() {
       <table class="table">
         <caption>{events.length} events, newest first</caption>
         <thead>
-          <tr><th scope="col">Type</th><th scope="col">User</th><th scope="col">Geofence</th><th scope="col">Time</th></tr>
+          <tr>
+            <th scope="col">Type</th>
+            <th scope="col">User</th>
+            <th scope="col">Geofence</th>
+            <th scope="col">Time</th>
+          </tr>
         </thead>
         <tbody class="event-rows">
           {events.map((e) => (

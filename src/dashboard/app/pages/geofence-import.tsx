@@ -39,17 +39,23 @@ export function ImportPanel({ onImported }: { onImported: () => void }) {
       <h2>Import</h2>
       <p class="hint">
         A CSV (columns tag, externalId, description, type, latitude and longitude or coordinates, radius, metadata.*,
-        enabled) or a GeoJSON FeatureCollection. Geofences are matched by tag and external id: new ones are created,
-        the others updated; refused rows are listed and the rest is applied.
+        enabled) or a GeoJSON FeatureCollection. Geofences are matched by tag and external id: new ones are created, the
+        others updated; refused rows are listed and the rest is applied.
       </p>
-      <label for="import-file">File</label>
-      <input id="import-file" type="file" accept=".csv,.geojson,.json,text/csv,application/geo+json"
-        onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
+      <label for="import-file">Geofences file (CSV or GeoJSON)</label>
+      <input
+        id="import-file"
+        type="file"
+        accept=".csv,.geojson,.json,text/csv,application/geo+json"
+        onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
+      />
       <label>
         <input type="checkbox" checked={dryRun} onChange={(e) => setDryRun(e.currentTarget.checked)} />
         Only check the file (change nothing)
       </label>
-      <button type="submit" disabled={busy}>{busy ? 'Importing…' : 'Import'}</button>
+      <button type="submit" disabled={busy}>
+        {busy ? 'Importing…' : 'Import'}
+      </button>
       <ErrorLine error={error} />
       {result && (
         <div class="import-result" role="status">
@@ -61,11 +67,19 @@ export function ImportPanel({ onImported }: { onImported: () => void }) {
             <table class="import-errors">
               <caption>Refused rows</caption>
               <thead>
-                <tr><th scope="col">Row</th><th scope="col">Parameter</th><th scope="col">Message</th></tr>
+                <tr>
+                  <th scope="col">Row</th>
+                  <th scope="col">Parameter</th>
+                  <th scope="col">Message</th>
+                </tr>
               </thead>
               <tbody>
                 {result.errors.map((r: Json) => (
-                  <tr key={`${r.row}-${r.param}`}><td>{r.row}</td><td>{r.param}</td><td>{r.message}</td></tr>
+                  <tr key={`${r.row}-${r.param}`}>
+                    <td>{r.row}</td>
+                    <td>{r.param}</td>
+                    <td>{r.message}</td>
+                  </tr>
                 ))}
               </tbody>
             </table>

@@ -104,15 +104,19 @@ export function GeofencesPage() {
           : 'Click at least three corners of the polygon on the map.',
       );
     try {
-      const r = await api('PUT', `/v1/geofences/${encodeURIComponent(draft.tag)}/${encodeURIComponent(draft.externalId)}`, {
-        json: {
-          description: draft.description,
-          type: draft.type,
-          coordinates,
-          ...(draft.type === 'circle' ? { radius: draft.radius } : {}),
-          enabled: draft.enabled,
+      const r = await api(
+        'PUT',
+        `/v1/geofences/${encodeURIComponent(draft.tag)}/${encodeURIComponent(draft.externalId)}`,
+        {
+          json: {
+            description: draft.description,
+            type: draft.type,
+            coordinates,
+            ...(draft.type === 'circle' ? { radius: draft.radius } : {}),
+            enabled: draft.enabled,
+          },
         },
-      });
+      );
       setMessage(`Saved geofence "${r.geofence.description}" (${r.geofence.tag}/${r.geofence.externalId}).`);
       setDraft(EMPTY);
       reload();
@@ -167,34 +171,58 @@ export function GeofencesPage() {
   };
 
   const set = (change: Partial<Draft>) => setDraft({ ...draft, ...change });
-  const drawing = draft.type === 'circle'
-    ? draft.center
-      ? 'Click again on the map to set the radius by its edge, or type it.'
-      : 'Click on the map for the centre.'
-    : `Click the corners on the map (${draft.ring.length} so far, at least 3).`;
+  const drawing =
+    draft.type === 'circle'
+      ? draft.center
+        ? 'Click again on the map to set the radius by its edge, or type it.'
+        : 'Click on the map for the centre.'
+      : `Click the corners on the map (${draft.ring.length} so far, at least 3).`;
 
   return (
     <div class="with-map">
       <section class="side">
         <h1>Geofences</h1>
         <ErrorLine error={error} />
-        {message && <p role="status" class="ok">{message}</p>}
+        {message && (
+          <p role="status" class="ok">
+            {message}
+          </p>
+        )}
         <form class="editor" onSubmit={save} aria-label="Geofence editor">
-          <h2>{fences.some((g) => g.tag === draft.tag && g.externalId === draft.externalId) ? 'Edit' : 'New'} geofence</h2>
+          <h2>
+            {fences.some((g) => g.tag === draft.tag && g.externalId === draft.externalId) ? 'Edit' : 'New'} geofence
+          </h2>
           <fieldset>
             <legend>Shape</legend>
             <label>
-              <input type="radio" name="shape" checked={draft.type === 'circle'} onChange={() => set({ type: 'circle' })} />
+              <input
+                type="radio"
+                name="shape"
+                checked={draft.type === 'circle'}
+                onChange={() => set({ type: 'circle' })}
+              />
               Circle
             </label>
             <label>
-              <input type="radio" name="shape" checked={draft.type === 'polygon'} onChange={() => set({ type: 'polygon' })} />
+              <input
+                type="radio"
+                name="shape"
+                checked={draft.type === 'polygon'}
+                onChange={() => set({ type: 'polygon' })}
+              />
               Polygon
             </label>
           </fieldset>
-          <p class="hint" aria-live="polite">{drawing}</p>
+          <p class="hint" aria-live="polite">
+            {drawing}
+          </p>
           <label for="fence-description">Description</label>
-          <input id="fence-description" required value={draft.description} onInput={(e) => set({ description: e.currentTarget.value })} />
+          <input
+            id="fence-description"
+            required
+            value={draft.description}
+            onInput={(e) => set({ description: e.currentTarget.value })}
+          />
           <div class="row">
             <span>
               <label for="fence-tag">Tag</label>
@@ -202,35 +230,62 @@ export function GeofencesPage() {
             </span>
             <span>
               <label for="fence-external-id">External id</label>
-              <input id="fence-external-id" required value={draft.externalId} onInput={(e) => set({ externalId: e.currentTarget.value })} />
+              <input
+                id="fence-external-id"
+                required
+                value={draft.externalId}
+                onInput={(e) => set({ externalId: e.currentTarget.value })}
+              />
             </span>
           </div>
           {draft.type === 'circle' && (
             <div class="row">
               <span>
                 <label for="fence-latitude">Latitude</label>
-                <input id="fence-latitude" type="number" step="any" value={draft.center?.[1] ?? ''}
-                  onChange={(e) => set({ center: [draft.center?.[0] ?? 0, Number(e.currentTarget.value)] })} />
+                <input
+                  id="fence-latitude"
+                  type="number"
+                  step="any"
+                  value={draft.center?.[1] ?? ''}
+                  onChange={(e) => set({ center: [draft.center?.[0] ?? 0, Number(e.currentTarget.value)] })}
+                />
               </span>
               <span>
                 <label for="fence-longitude">Longitude</label>
-                <input id="fence-longitude" type="number" step="any" value={draft.center?.[0] ?? ''}
-                  onChange={(e) => set({ center: [Number(e.currentTarget.value), draft.center?.[1] ?? 0] })} />
+                <input
+                  id="fence-longitude"
+                  type="number"
+                  step="any"
+                  value={draft.center?.[0] ?? ''}
+                  onChange={(e) => set({ center: [Number(e.currentTarget.value), draft.center?.[1] ?? 0] })}
+                />
               </span>
               <span>
                 <label for="fence-radius">Radius (m)</label>
-                <input id="fence-radius" type="number" min={10} max={10000} value={draft.radius}
-                  onInput={(e) => set({ radius: Number(e.currentTarget.value) })} />
+                <input
+                  id="fence-radius"
+                  type="number"
+                  min={10}
+                  max={10000}
+                  value={draft.radius}
+                  onInput={(e) => set({ radius: Number(e.currentTarget.value) })}
+                />
               </span>
             </div>
           )}
           <label>
-            <input type="checkbox" checked={draft.enabled} onChange={(e) => set({ enabled: e.currentTarget.checked })} />
+            <input
+              type="checkbox"
+              checked={draft.enabled}
+              onChange={(e) => set({ enabled: e.currentTarget.checked })}
+            />
             Enabled
           </label>
           <div class="row">
             <button type="submit">Save geofence</button>
-            <button type="button" onClick={() => setDraft({ ...draft, center: null, ring: [] })}>Clear drawing</button>
+            <button type="button" onClick={() => setDraft({ ...draft, center: null, ring: [] })}>
+              Clear drawing
+            </button>
           </div>
         </form>
 
@@ -244,25 +299,50 @@ export function GeofencesPage() {
             <label for="fence-tag-filter">Filter by tag</label>
             <select id="fence-tag-filter" value={tag} onChange={(e) => setTag(e.currentTarget.value)}>
               <option value="">all tags</option>
-              {tags.map((t) => <option key={t} value={t}>{t}</option>)}
+              {tags.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
             </select>
           </span>
         </div>
-        <p aria-live="polite">{shown.length} of {fences.length} geofences shown{fences.length === 1000 ? ' (the newest 1,000)' : ''}.</p>
+        <p aria-live="polite">
+          {shown.length} of {fences.length} geofences shown{fences.length === 1000 ? ' (the newest 1,000)' : ''}.
+        </p>
         <ul class="list" aria-label="Geofences">
           {shown.slice(0, 200).map((g) => (
             <li key={g._id}>
               <span class="name">{g.description}</span>
-              <span class="meta">{g.tag}/{g.externalId} · {g.type}{g.geometryRadius && g.type !== 'polygon' ? ` ${g.geometryRadius} m` : ''} · {g.enabled ? 'enabled' : 'disabled'}</span>
+              <span class="meta">
+                {g.tag}/{g.externalId} · {g.type}
+                {g.geometryRadius && g.type !== 'polygon' ? ` ${g.geometryRadius} m` : ''} ·{' '}
+                {g.enabled ? 'enabled' : 'disabled'}
+              </span>
               <span class="actions">
-                <button type="button" onClick={() => edit(g)} aria-label={`Edit ${g.description}`}>Edit</button>
-                <button type="button" onClick={() => toggle(g)} aria-label={`${g.enabled ? 'Disable' : 'Enable'} ${g.description}`}>
+                <button type="button" onClick={() => edit(g)} aria-label={`Edit ${g.description}`}>
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  onClick={() => toggle(g)}
+                  aria-label={`${g.enabled ? 'Disable' : 'Enable'} ${g.description}`}
+                >
                   {g.enabled ? 'Disable' : 'Enable'}
                 </button>
                 {confirming === g._id ? (
-                  <button type="button" class="danger" onClick={() => remove(g)} aria-label={`Confirm deleting ${g.description}`}>Confirm delete</button>
+                  <button
+                    type="button"
+                    class="danger"
+                    onClick={() => remove(g)}
+                    aria-label={`Confirm deleting ${g.description}`}
+                  >
+                    Confirm delete
+                  </button>
                 ) : (
-                  <button type="button" onClick={() => setConfirming(g._id)} aria-label={`Delete ${g.description}`}>Delete</button>
+                  <button type="button" onClick={() => setConfirming(g._id)} aria-label={`Delete ${g.description}`}>
+                    Delete
+                  </button>
                 )}
               </span>
             </li>
@@ -272,8 +352,12 @@ export function GeofencesPage() {
         <ImportPanel onImported={reload} />
         <h2>Export</h2>
         <div class="row">
-          <button type="button" onClick={() => exportAs('csv')}>Export CSV</button>
-          <button type="button" onClick={() => exportAs('geojson')}>Export GeoJSON</button>
+          <button type="button" onClick={() => exportAs('csv')}>
+            Export CSV
+          </button>
+          <button type="button" onClick={() => exportAs('geojson')}>
+            Export GeoJSON
+          </button>
         </div>
       </section>
       <MapView

@@ -16,9 +16,15 @@ export function MapPage() {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    api('GET', '/v1/geofences?limit=1000').then((r) => setGeofences(r.geofences), (e) => setError(e.message));
+    api('GET', '/v1/geofences?limit=1000').then(
+      (r) => setGeofences(r.geofences),
+      (e) => setError(e.message),
+    );
     const refresh = () => {
-      api('GET', '/v1/users?limit=1000').then((r) => setUsers(r.users), (e) => setError(e.message));
+      api('GET', '/v1/users?limit=1000').then(
+        (r) => setUsers(r.users),
+        (e) => setError(e.message),
+      );
       api('GET', '/v1/trips?active=true&includeLocations=true&limit=100').then(
         (r) => setTrips(r.trips),
         (e) => setError(e.message),
@@ -47,14 +53,22 @@ export function MapPage() {
         <h1>Map</h1>
         <ErrorLine error={error} />
         <p>
-          {geofences.length} geofences, {users.length} users, {trips.length} active trips. Click anything on the map
-          for its record.
+          {geofences.length} geofences, {users.length} users, {trips.length} active trips. Click anything on the map for
+          its record.
         </p>
         <ul class="legend">
-          <li><span class="swatch fence" /> geofence</li>
-          <li><span class="swatch user" /> user (last location)</li>
-          <li><span class="swatch trip" /> trip route and destination</li>
-          <li><span class="swatch place" /> place</li>
+          <li>
+            <span class="swatch fence" /> geofence
+          </li>
+          <li>
+            <span class="swatch user" /> user (last location)
+          </li>
+          <li>
+            <span class="swatch trip" /> trip route and destination
+          </li>
+          <li>
+            <span class="swatch place" /> place
+          </li>
         </ul>
         {picked && <RecordPanel title={picked.title} record={picked.record} onClose={() => setPicked(null)} />}
       </section>

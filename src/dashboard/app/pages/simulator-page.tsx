@@ -37,7 +37,10 @@ export function SimulatorPage() {
   const count = useRef(0);
 
   useEffect(() => {
-    api('GET', '/v1/geofences?limit=1000').then((r) => setFences(r.geofences), () => {});
+    api('GET', '/v1/geofences?limit=1000').then(
+      (r) => setFences(r.geofences),
+      () => {},
+    );
     return () => driving.current?.abort();
   }, []);
 
@@ -101,7 +104,9 @@ export function SimulatorPage() {
     const total = Math.round(line.slice(1).reduce((m, p, i) => m + distanceMeters(line[i]!, p), 0));
     try {
       for (let i = 0; i < points.length && !stop.signal.aborted; i++) {
-        setStatus(`Driving ${road ? 'the road route' : 'a straight line (no road route here)'} of ${total} m at ${speed} km/h: track ${i + 1} of ${points.length}.`);
+        setStatus(
+          `Driving ${road ? 'the road route' : 'a straight line (no road route here)'} of ${total} m at ${speed} km/h: track ${i + 1} of ${points.length}.`,
+        );
         const started = Date.now();
         await track(points[i]!);
         const wait = TRACK_INTERVAL_MS - (Date.now() - started);
@@ -138,7 +143,9 @@ export function SimulatorPage() {
     <div class="with-map">
       <section class="side">
         <h1>Simulator</h1>
-        <p class="hint">Tracks are sent with the {session.publishable() ? 'publishable' : 'secret'} key, as a device would send them.</p>
+        <p class="hint">
+          Tracks are sent with the {session.publishable() ? 'publishable' : 'secret'} key, as a device would send them.
+        </p>
         <div class="row">
           <span>
             <label for="sim-device">Device id</label>
@@ -156,41 +163,93 @@ export function SimulatorPage() {
             Send one track there
           </label>
           <label>
-            <input type="radio" name="sim-mode" checked={mode === 'drive'} onChange={() => { setMode('drive'); setOrigin(null); }} />
+            <input
+              type="radio"
+              name="sim-mode"
+              checked={mode === 'drive'}
+              onChange={() => {
+                setMode('drive');
+                setOrigin(null);
+              }}
+            />
             Drive between two clicks
           </label>
         </fieldset>
         <label for="sim-speed">Speed (km/h)</label>
-        <input id="sim-speed" type="number" min={1} max={2000} value={speed} onInput={(e) => setSpeed(Number(e.currentTarget.value) || 50)} />
-        <form class="row" aria-label="Send a track at coordinates"
-          onSubmit={(e) => { e.preventDefault(); void trackOnce([Number(longitude), Number(latitude)]); }}>
+        <input
+          id="sim-speed"
+          type="number"
+          min={1}
+          max={2000}
+          value={speed}
+          onInput={(e) => setSpeed(Number(e.currentTarget.value) || 50)}
+        />
+        <form
+          class="row"
+          aria-label="Send a track at coordinates"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void trackOnce([Number(longitude), Number(latitude)]);
+          }}
+        >
           <span>
             <label for="sim-latitude">Latitude</label>
-            <input id="sim-latitude" type="number" step="any" required value={latitude} onInput={(e) => setLatitude(e.currentTarget.value)} />
+            <input
+              id="sim-latitude"
+              type="number"
+              step="any"
+              required
+              value={latitude}
+              onInput={(e) => setLatitude(e.currentTarget.value)}
+            />
           </span>
           <span>
             <label for="sim-longitude">Longitude</label>
-            <input id="sim-longitude" type="number" step="any" required value={longitude} onInput={(e) => setLongitude(e.currentTarget.value)} />
+            <input
+              id="sim-longitude"
+              type="number"
+              step="any"
+              required
+              value={longitude}
+              onInput={(e) => setLongitude(e.currentTarget.value)}
+            />
           </span>
           <button type="submit">Send track</button>
         </form>
-        {driving.current && <button type="button" onClick={() => driving.current?.abort()}>Stop driving</button>}
-        <p class="sim-status" role="status">{status}</p>
+        {driving.current && (
+          <button type="button" onClick={() => driving.current?.abort()}>
+            Stop driving
+          </button>
+        )}
+        <p class="sim-status" role="status">
+          {status}
+        </p>
         <ErrorLine error={error} />
         <h2>Events from the server</h2>
         <ol class="list sim-events" aria-label="Events the tracks caused" reversed>
           {sent.map((s) => (
             <li key={s.n}>
               <span class="meta">track {s.n}:</span>{' '}
-              {s.events.length === 0 ? <span class="meta">no events</span> : s.events.map((e) => (
-                <span key={e._id} class="sim-event">{e.type}{e.geofence ? ` (${e.geofence.description})` : ''} </span>
-              ))}
+              {s.events.length === 0 ? (
+                <span class="meta">no events</span>
+              ) : (
+                s.events.map((e) => (
+                  <span key={e._id} class="sim-event">
+                    {e.type}
+                    {e.geofence ? ` (${e.geofence.description})` : ''}{' '}
+                  </span>
+                ))
+              )}
             </li>
           ))}
         </ol>
       </section>
-      <MapView label="Simulator map: click to send tracks" data={{ geofences: collection(fences.map(geofenceFeature)), sim }}
-        fit={['geofences']} onClick={onMapClick} />
+      <MapView
+        label="Simulator map: click to send tracks"
+        data={{ geofences: collection(fences.map(geofenceFeature)), sim }}
+        fit={['geofences']}
+        onClick={onMapClick}
+      />
     </div>
   );
 }

@@ -9,15 +9,26 @@ function TripTable({ caption, trips }: { caption: string; trips: Json[] }) {
       <caption>{caption}</caption>
       <thead>
         <tr>
-          <th scope="col">Trip</th><th scope="col">User</th><th scope="col">Destination</th><th scope="col">Status</th>
-          <th scope="col">ETA</th><th scope="col">Lateness</th><th scope="col">Started</th>
+          <th scope="col">Trip</th>
+          <th scope="col">User</th>
+          <th scope="col">Destination</th>
+          <th scope="col">Status</th>
+          <th scope="col">ETA</th>
+          <th scope="col">Lateness</th>
+          <th scope="col">Started</th>
         </tr>
       </thead>
       <tbody>
         {trips.map((t) => (
           <tr key={t._id}>
             <td>{t.externalId}</td>
-            <td>{t.user?._id ? <a href={`#/users/${encodeURIComponent(t.user._id)}`}>{t.userId ?? t.user.deviceId}</a> : t.userId}</td>
+            <td>
+              {t.user?._id ? (
+                <a href={`#/users/${encodeURIComponent(t.user._id)}`}>{t.userId ?? t.user.deviceId}</a>
+              ) : (
+                t.userId
+              )}
+            </td>
             <td>{t.destinationGeofenceTag ? `${t.destinationGeofenceTag}/${t.destinationGeofenceExternalId}` : ''}</td>
             <td>{t.status}</td>
             <td class="eta">{etaText(t)}</td>
@@ -37,8 +48,14 @@ export function TripsPage() {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     const load = () => {
-      api('GET', '/v1/trips?active=true&limit=100').then((r) => setActive(r.trips), (e) => setError(e.message));
-      api('GET', '/v1/trips?active=false&sortBy=createdAt&limit=50').then((r) => setRecent(r.trips), (e) => setError(e.message));
+      api('GET', '/v1/trips?active=true&limit=100').then(
+        (r) => setActive(r.trips),
+        (e) => setError(e.message),
+      );
+      api('GET', '/v1/trips?active=false&sortBy=createdAt&limit=50').then(
+        (r) => setRecent(r.trips),
+        (e) => setError(e.message),
+      );
     };
     load();
     const timer = setInterval(load, 5000);
