@@ -26,9 +26,12 @@ export async function serveCommand(config: Config): Promise<number> {
   stopOnSignals(app, close, config.shutdownGraceMs);
   await ensureWorldPack(deps.geodata);
   await ensureDashboard();
-  await createDefaultProject(deps.services.projects, dashboardUrl(config));
+  const keys = await createDefaultProject(deps.services.projects);
   await app.listen({ host: config.host, port: config.port });
-  process.stdout.write(`Dashboard: ${dashboardUrl(config)} (sign in with a secret key)\n`);
+  const address = app.server.address();
+  const port = address && typeof address === 'object' ? address.port : config.port;
+  // With WORKERS the primary printed it once (prepareFirstStart).
+  if (cluster.isPrimary) process.stdout.write(`${keys ?? ''}${dashboardLine(config.host, port)}`);
   return -1;
 }
 
@@ -51,45 +54,45 @@ async function prepareFirstStart(config: Config): Promise<void> {
   await ensureDashboard();
   const store = await openStore(config);
   try {
-    await createDefaultProject(new ProjectService(store.projects, systemClock), dashboardUrl(config));
+    const keys = await createDefaultProject(new ProjectService(store.projects, systemClock));
+    process.stdout.write(`${keys ?? ''}${dashboardLine(config.host, config.port)}`);
   } finally {
     await store.close();
   }
 }
 
 /**
- * A first start makes a project so the server is usable at once, and shows its keys. Processes
- * started together on an empty database race to make it: the name is unique, one wins, and the
- * others start without showing keys.
+ * A first start makes a project so the server is usable at once, and answers the text that shows its
+ * keys (printed beside the dashboard's address once the server listens). Processes started together on
+ * an empty database race to make it: the name is unique, one wins, and the others show no keys.
  */
-async function createDefaultProject(projects: ProjectService, dashboard: string): Promise<void> {
-  if ((await projects.list()).length > 0) return;
+async function createDefaultProject(projects: ProjectService): Promise<string | null> {
+  if ((await projects.list()).length > 0) return null;
   try {
     const { keys } = await projects.create('default');
-    process.stdout.write(
-      [
-        'Created project "default". Its keys are shown only this once:',
-        `  test publishable  ${keys.test.publishable}`,
-        `  test secret       ${keys.test.secret}`,
-        `  live publishable  ${keys.live.publishable}`,
-        `  live secret       ${keys.live.secret}`,
-        // Every user of an app shares its publishable key, and a page with the web SDK makes several
-        // calls at once: the spec's default per-key limit is soon reached in production.
-        "Each key allows 10 requests a second (the spec's default), shared by every user of an app;",
-        'raise it with: npm run cli -- projects set default --rate-limit 200',
-        `Open the dashboard at ${dashboard} and sign in with a secret key.`,
-        '',
-      ].join('\n'),
-    );
+    return [
+      'Created project "default". Its keys are shown only this once:',
+      `  test publishable  ${keys.test.publishable}`,
+      `  test secret       ${keys.test.secret}`,
+      `  live publishable  ${keys.live.publishable}`,
+      `  live secret       ${keys.live.secret}`,
+      // Every user of an app shares its publishable key, and a page with the web SDK makes several
+      // calls at once: the spec's default per-key limit is soon reached in production.
+      "Each key allows 10 requests a second (the spec's default), shared by every user of an app;",
+      'raise it with: npm run cli -- projects set default --rate-limit 200',
+      '',
+    ].join('\n');
   } catch (err) {
     if ((await projects.list()).length === 0) throw err;
+    return null;
   }
 }
 
-/** Where a browser on this machine opens the dashboard. */
-function dashboardUrl(config: Config): string {
-  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}/dashboard`;
+/** Where a browser on this machine opens the dashboard, as a line of the start-up output. */
+function dashboardLine(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  const url = `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}/dashboard`;
+  return `Dashboard: ${url} (sign in with a secret key)\n`;
 }
 
 /**
