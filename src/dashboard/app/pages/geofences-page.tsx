@@ -364,7 +364,7 @@ export function GeofencesPage() {
         label="Geofence map: click to draw"
         data={{ geofences: collection(shown.map(geofenceFeature)), draft: collection(draftShape()) }}
         fit={['geofences']}
-        fitKey={tag}
+        fitKey={`${tag}-${fences.length > 0}`}
         onClick={drawClick}
       />
     </div>

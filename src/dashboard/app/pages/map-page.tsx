@@ -81,6 +81,8 @@ export function MapPage() {
           trips: collection(trips.flatMap(tripFeatures) as Feature[]),
         }}
         fit={['geofences', 'users']}
+        // Fitted again as each kind first arrives, so the view holds both whichever answers first.
+        fitKey={`${geofences.length > 0}-${users.length > 0}`}
         onPick={pick}
       />
     </div>
