@@ -60,6 +60,9 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
   const shot = async (p: Page, name: string) => {
     if (!SCREENSHOTS) return;
     await mkdir('docs', { recursive: true });
+    // Once MapLibre has drawn what it was given (GeoJSON is cut on a worker, after setData returns).
+    await p.waitForFunction(() => (globalThis as any).whereaboutsMap?.loaded() === true);
+    await p.waitForTimeout(300);
     await p.screenshot({ path: join('docs', `dashboard-${name}.png`) });
   };
 
