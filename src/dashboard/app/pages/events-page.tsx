@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Json, streamEvents } from '../api.js';
 import { when } from '../features.js';
-import { ErrorLine } from '../record.js';
 
 /** The project's events as they happen (`GET /v1/events/stream`), newest first, after the latest stored ones. */
 export function EventsPage() {
@@ -67,7 +66,6 @@ export function EventsPage() {
         Live stream: {state === 'open' ? 'connected' : state}
         {detail ? ` — ${detail}` : ''}
       </p>
-      {state === 'unavailable' && <ErrorLine error={null} />}
       <table class="table">
         <caption>{events.length} events, newest first</caption>
         <thead>
