@@ -116,6 +116,12 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     await signIn(page, s.keys.test.publishable);
     await page.getByRole('alert').filter({ hasText: 'That is a publishable key' }).waitFor();
     assert.equal(await page.getByRole('navigation', { name: 'Pages' }).count(), 0, 'not signed in');
+    // The dashboard's files are served without a key; nothing else under /dashboard is.
+    assert.equal(
+      (await fetch(`${s.url}/dashboard/app.js`)).headers.get('content-type'),
+      'text/javascript; charset=utf-8',
+    );
+    assert.equal((await fetch(`${s.url}/dashboard/build.ts`)).status, 404);
   });
 
   it('signs in and draws a circle geofence on the map', async () => {

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,22 +34,33 @@ export function dashboardIsStale(outDir = DASHBOARD_OUTPUT): boolean {
 export async function buildDashboard(outDir = DASHBOARD_OUTPUT): Promise<void> {
   // esbuild is loaded only when a build is needed: a server with a fresh bundle never pays for it.
   const esbuild = await import('esbuild');
-  await mkdir(outDir, { recursive: true });
-  await esbuild.build({
-    entryPoints: { app: join(DASHBOARD_SOURCE, 'main.tsx') },
-    outdir: outDir,
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    target: 'es2022',
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    tsconfig: join(DASHBOARD_SOURCE, 'tsconfig.json'),
-    loader: { '.css': 'css' },
-    logLevel: 'silent',
-    legalComments: 'external',
-  });
-  await copyFile(join(DASHBOARD_SOURCE, 'index.html'), join(outDir, 'index.html'));
+  // Built beside the output, then renamed into it file by file: a server (or a second build started
+  // at the same time, as by two test processes) never reads half a file.
+  const scratch = `${outDir}.${process.pid}.tmp`;
+  await mkdir(scratch, { recursive: true });
+  try {
+    await esbuild.build({
+      entryPoints: { app: join(DASHBOARD_SOURCE, 'main.tsx') },
+      outdir: scratch,
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      target: 'es2022',
+      jsx: 'automatic',
+      jsxImportSource: 'preact',
+      tsconfig: join(DASHBOARD_SOURCE, 'tsconfig.json'),
+      loader: { '.css': 'css' },
+      logLevel: 'silent',
+      legalComments: 'external',
+    });
+    await copyFile(join(DASHBOARD_SOURCE, 'index.html'), join(scratch, 'index.html'));
+    await mkdir(outDir, { recursive: true });
+    // The page last: it names the others.
+    for (const file of ['app.js.LEGAL.txt', 'app.js', 'app.css', 'index.html'])
+      if (existsSync(join(scratch, file))) await rename(join(scratch, file), join(outDir, file));
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }
 
 /** Builds the dashboard when the bundle is missing or older than its sources; says whether it built. */
