@@ -26,12 +26,15 @@ export async function serveCommand(config: Config): Promise<number> {
   stopOnSignals(app, close, config.shutdownGraceMs);
   await ensureWorldPack(deps.geodata);
   await ensureDashboard();
+  // The keys are shown before the server listens (they work at once), with the dashboard's address
+  // when the port is known; with WORKERS the primary showed both (prepareFirstStart).
   const keys = await createDefaultProject(deps.services.projects);
+  const withKeys = keys !== null && config.port !== 0;
+  if (keys !== null) process.stdout.write(`${keys}${withKeys ? dashboardLine(config.host, config.port) : ''}`);
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = address && typeof address === 'object' ? address.port : config.port;
-  // With WORKERS the primary printed it once (prepareFirstStart).
-  if (cluster.isPrimary) process.stdout.write(`${keys ?? ''}${dashboardLine(config.host, port)}`);
+  if (cluster.isPrimary && !withKeys) process.stdout.write(dashboardLine(config.host, port));
   return -1;
 }
 
@@ -63,7 +66,7 @@ async function prepareFirstStart(config: Config): Promise<void> {
 
 /**
  * A first start makes a project so the server is usable at once, and answers the text that shows its
- * keys (printed beside the dashboard's address once the server listens). Processes started together on
+ * keys (printed with the dashboard's address). Processes started together on
  * an empty database race to make it: the name is unique, one wins, and the others show no keys.
  */
 async function createDefaultProject(projects: ProjectService): Promise<string | null> {
