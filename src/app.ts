@@ -11,6 +11,7 @@ import { registerRequestLog, requestIdGenerator, requestLoggerFactory } from './
 import { answerClientError, registerRequestSize } from './http/plugins/request-size.js';
 import { beaconRoutes } from './http/routes/beacons.js';
 import { contextRoutes } from './http/routes/context.js';
+import { dashboardRoutes } from './http/routes/dashboard.js';
 import { eventRoutes } from './http/routes/events.js';
 import { geocodingRoutes } from './http/routes/geocoding.js';
 import { geofenceRoutes } from './http/routes/geofences.js';
@@ -83,5 +84,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   routeRoutes(app, deps);
   sdkCallRoutes(app, deps);
   await mapRoutes(app, deps);
+  dashboardRoutes(app);
   return app;
 }

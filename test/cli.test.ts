@@ -12,6 +12,7 @@ import { sharedTestPack } from '../src/geodata/test-pack.js';
 import { assertError, assertOk } from './helpers/assertions.js';
 import { type CliResult, runCli } from './helpers/cli.js';
 import { circleBody } from './helpers/fixtures.js';
+import { poll } from './helpers/poll.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 /** The checkout root, found from this file so the test runs from any clone. */
@@ -44,6 +45,14 @@ describe('serve on an empty data directory', () => {
       assert.equal((await fetch(`${first.url}/healthz`)).status, 200);
       assert.equal((await fetch(`${first.url}/v1/config`, { headers: { authorization: testPk } })).status, 200);
       assert.equal((await fetch(`${first.url}/v1/settings`, { headers: { authorization: liveSk } })).status, 200);
+      // Beside the keys, the dashboard's address, which serves its page.
+      // Printed once the server listens: a write that may follow the listening log by a moment.
+      await poll(async () => first.output().includes('Dashboard: '), 5000, 50);
+      const dashboard = /Dashboard: (http:\/\/\S+\/dashboard)/.exec(first.output())?.[1];
+      assert.equal(dashboard, `${first.url}/dashboard`, first.output());
+      const page = await fetch(dashboard!);
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /<script type="module" src="\/dashboard\/app.js">/);
       assert.equal(await first.stop(), 0);
 
       const again = await serve({ DATA_DIR: dataDir, ...geodata });

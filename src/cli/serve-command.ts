@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import { compose, openGeodata, openStore } from '../compose.js';
 import { type Config, ConfigError } from '../config.js';
+import { ensureDashboardBuilt } from '../dashboard/build.js';
 import { systemClock } from '../domain/clock.js';
 import { ProjectService } from '../domain/projects/project-service.js';
 import type { LivePack } from '../geodata/live-pack.js';
@@ -24,8 +25,16 @@ export async function serveCommand(config: Config): Promise<number> {
   const { app, deps, close } = await compose(config);
   stopOnSignals(app, close, config.shutdownGraceMs);
   await ensureWorldPack(deps.geodata);
-  await createDefaultProject(deps.services.projects);
+  await ensureDashboard();
+  // The keys are shown before the server listens (they work at once), with the dashboard's address
+  // when the port is known; with WORKERS the primary showed both (prepareFirstStart).
+  const keys = await createDefaultProject(deps.services.projects);
+  const withKeys = keys !== null && config.port !== 0;
+  if (keys !== null) process.stdout.write(`${keys}${withKeys ? dashboardLine(config.host, config.port) : ''}`);
   await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = address && typeof address === 'object' ? address.port : config.port;
+  if (cluster.isPrimary && !withKeys) process.stdout.write(dashboardLine(config.host, port));
   return -1;
 }
 
@@ -45,39 +54,59 @@ async function prepareFirstStart(config: Config): Promise<void> {
   const { geodata } = await openGeodata(config);
   await ensureWorldPack(geodata);
   geodata.close();
+  await ensureDashboard();
   const store = await openStore(config);
   try {
-    await createDefaultProject(new ProjectService(store.projects, systemClock));
+    const keys = await createDefaultProject(new ProjectService(store.projects, systemClock));
+    process.stdout.write(`${keys ?? ''}${dashboardLine(config.host, config.port)}`);
   } finally {
     await store.close();
   }
 }
 
 /**
- * A first start makes a project so the server is usable at once, and shows its keys. Processes
- * started together on an empty database race to make it: the name is unique, one wins, and the
- * others start without showing keys.
+ * A first start makes a project so the server is usable at once, and answers the text that shows its
+ * keys (printed with the dashboard's address). Processes started together on
+ * an empty database race to make it: the name is unique, one wins, and the others show no keys.
  */
-async function createDefaultProject(projects: ProjectService): Promise<void> {
-  if ((await projects.list()).length > 0) return;
+async function createDefaultProject(projects: ProjectService): Promise<string | null> {
+  if ((await projects.list()).length > 0) return null;
   try {
     const { keys } = await projects.create('default');
-    process.stdout.write(
-      [
-        'Created project "default". Its keys are shown only this once:',
-        `  test publishable  ${keys.test.publishable}`,
-        `  test secret       ${keys.test.secret}`,
-        `  live publishable  ${keys.live.publishable}`,
-        `  live secret       ${keys.live.secret}`,
-        // Every user of an app shares its publishable key, and a page with the web SDK makes several
-        // calls at once: the spec's default per-key limit is soon reached in production.
-        "Each key allows 10 requests a second (the spec's default), shared by every user of an app;",
-        'raise it with: npm run cli -- projects set default --rate-limit 200',
-        '',
-      ].join('\n'),
-    );
+    return [
+      'Created project "default". Its keys are shown only this once:',
+      `  test publishable  ${keys.test.publishable}`,
+      `  test secret       ${keys.test.secret}`,
+      `  live publishable  ${keys.live.publishable}`,
+      `  live secret       ${keys.live.secret}`,
+      // Every user of an app shares its publishable key, and a page with the web SDK makes several
+      // calls at once: the spec's default per-key limit is soon reached in production.
+      "Each key allows 10 requests a second (the spec's default), shared by every user of an app;",
+      'raise it with: npm run cli -- projects set default --rate-limit 200',
+      '',
+    ].join('\n');
   } catch (err) {
     if ((await projects.list()).length === 0) throw err;
+    return null;
+  }
+}
+
+/** Where a browser on this machine opens the dashboard, as a line of the start-up output. */
+function dashboardLine(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  const url = `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}/dashboard`;
+  return `Dashboard: ${url} (sign in with a secret key)\n`;
+}
+
+/**
+ * A fresh clone started without `npm ci` (or with sources changed since) gets its dashboard built
+ * here; a failed build is reported and the API serves on without it.
+ */
+async function ensureDashboard(): Promise<void> {
+  try {
+    if (await ensureDashboardBuilt()) process.stdout.write('Built the dashboard.\n');
+  } catch (err) {
+    process.stderr.write(`Building the dashboard failed: ${(err as Error).message}\n`);
   }
 }
 
