@@ -13,6 +13,7 @@ import { beaconRoutes } from './http/routes/beacons.js';
 import { contextRoutes } from './http/routes/context.js';
 import { eventRoutes } from './http/routes/events.js';
 import { geocodingRoutes } from './http/routes/geocoding.js';
+import { geofenceImportRoutes } from './http/routes/geofence-import.js';
 import { geofenceRoutes } from './http/routes/geofences.js';
 import { routeRoutes } from './http/routes/route.js';
 import { sdkRoutes } from './http/routes/sdk.js';
@@ -68,6 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   systemRoutes(app, deps);
   userRoutes(app, deps);
   geofenceRoutes(app, deps);
+  geofenceImportRoutes(app, deps);
   beaconRoutes(app, deps);
   settingsRoutes(app, deps);
   sdkRoutes(app, deps);
