@@ -207,4 +207,18 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
       CREATE INDEX device_logs_device ON device_logs(project_id, live, device_id, id);
     `,
   },
+  {
+    version: 13,
+    name: 'events-stream',
+    // The event stream (GET /v1/events/stream) reads a tenant's events after a cursor in commit order,
+    // across processes. A serial alone is not that order: a transaction can take number 10, another 11
+    // and commit first, and a reader past 11 never sees 10. Each row keeps its transaction's id, and a
+    // reader takes only rows of transactions older than its snapshot's xmin, every one of which has
+    // ended: no row can appear later below the cursor (tx, seq).
+    sql: `
+      ALTER TABLE events ADD COLUMN tx xid8 NOT NULL DEFAULT pg_current_xact_id();
+      ALTER TABLE events ADD COLUMN seq bigserial;
+      CREATE INDEX events_stream ON events(project_id, live, tx, seq);
+    `,
+  },
 ];

@@ -188,4 +188,12 @@ export const SQLITE_MIGRATIONS: Array<{ version: number; name: string; sql: stri
     // One API process per SQLite file (docs/adr/sqlite-one-process.md): no other process reads the log.
     sql: 'DROP TABLE IF EXISTS commit_log;',
   },
+  {
+    version: 13,
+    name: 'events_stream',
+    // The event stream (GET /v1/events/stream) reads a tenant's events after a cursor in commit order:
+    // the rowid, which one writer assigns in commit order (max + 1; retention deletes the oldest). The
+    // index holds (project_id, live, rowid).
+    sql: 'CREATE INDEX events_stream ON events(project_id, live);',
+  },
 ];
