@@ -15,13 +15,13 @@ export const METADATA_PREFIX = 'metadata.';
  * loop: parsing 8 MB in one piece held it for a tenth of a second. A row with fewer or more cells than
  * the header is read as far as it goes (its missing fields are then reported by name).
  */
-export async function readCsvRows(body: Buffer): Promise<RawRow[]> {
+export async function readCsvRows(body: Buffer, maxRows = MAX_IMPORT_ROWS): Promise<RawRow[]> {
   const rows: RawRow[] = [];
   let failure: Error | undefined;
   const parser = parse({ bom: true, columns: true, relax_column_count: true, skip_empty_lines: true, trim: true });
   parser.on('data', (record: Record<string, string>) => {
-    if (rows.length >= MAX_IMPORT_ROWS) {
-      failure ??= tooManyRows();
+    if (rows.length >= maxRows) {
+      failure ??= tooManyRows(maxRows);
       return;
     }
     rows.push({ row: rows.length + 1, read: () => csvFields(record) });

@@ -23,8 +23,8 @@ const NOT_A_COLLECTION = 'body must be a GeoJSON FeatureCollection.';
  * are parsed one at a time as their rows are read. The rest of the document (its `type`) is parsed
  * with `features` emptied.
  */
-export async function readGeoJsonRows(body: Buffer): Promise<RawRow[]> {
-  const spans = await featureSpans(body);
+export async function readGeoJsonRows(body: Buffer, maxRows = MAX_IMPORT_ROWS): Promise<RawRow[]> {
+  const spans = await featureSpans(body, maxRows);
   if (!spans) throw new HttpError(400, 'body', NOT_A_COLLECTION);
   let top: unknown;
   try {
@@ -77,7 +77,7 @@ interface Spans {
  * that counts nesting outside strings and jumps across strings from quote to quote. Undefined when
  * the body has no such array. Malformed JSON elsewhere is left to the parses that follow.
  */
-async function featureSpans(body: Buffer): Promise<Spans | undefined> {
+async function featureSpans(body: Buffer, maxRows: number): Promise<Spans | undefined> {
   let depth = 0;
   let key: string | undefined;
   let expectKey = false;
@@ -86,7 +86,7 @@ async function featureSpans(body: Buffer): Promise<Spans | undefined> {
   const features: Array<[number, number]> = [];
   const push = (end: number) => {
     if (body.subarray(start, end).toString('latin1').trim() === '') return;
-    if (features.length >= MAX_IMPORT_ROWS) throw tooManyRows();
+    if (features.length >= maxRows) throw tooManyRows(maxRows);
     features.push([start, end]);
   };
   let pauseAt = READ_CHUNK_BYTES * 8;

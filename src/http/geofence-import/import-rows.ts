@@ -1,4 +1,10 @@
-import { type ImportRow, type ImportRowError, rowError, timeSlicer } from '../../domain/geofences/geofence-import.js';
+import {
+  type ImportRow,
+  type ImportRowError,
+  MAX_IMPORT_ROWS,
+  rowError,
+  timeSlicer,
+} from '../../domain/geofences/geofence-import.js';
 import { pathSegment } from '../params/common.js';
 import { geofenceUpsertBody } from '../params/geofence-body.js';
 import { paramsParser } from '../params/index.js';
@@ -21,8 +27,10 @@ const parseBody = paramsParser(geofenceUpsertBody);
 export async function readImportRows(
   body: Buffer,
   format: ImportFormat,
+  /** The CLI takes files of any length; the API MAX_IMPORT_ROWS a request. */
+  maxRows = MAX_IMPORT_ROWS,
 ): Promise<{ rows: ImportRow[]; errors: ImportRowError[] }> {
-  const raw = format === 'csv' ? await readCsvRows(body) : await readGeoJsonRows(body);
+  const raw = format === 'csv' ? await readCsvRows(body, maxRows) : await readGeoJsonRows(body, maxRows);
   return checkRows(raw);
 }
 

@@ -14,8 +14,8 @@ export interface RawRow {
 /** Bytes handed to a parser per turn of the event loop. */
 export const READ_CHUNK_BYTES = 256 * 1024;
 
-export function tooManyRows(): HttpError {
-  return new HttpError(413, 'body', `body must hold at most ${MAX_IMPORT_ROWS} rows.`);
+export function tooManyRows(max = MAX_IMPORT_ROWS): HttpError {
+  return new HttpError(413, 'body', `body must hold at most ${max} rows.`);
 }
 
 export function noRows(): HttpError {
