@@ -1,3 +1,4 @@
+import { processTicks, TICKS_PER_SECOND, ticksBetween } from '../lib/cpu-ticks.js';
 import type { BenchContext, BenchResult, Scenario } from '../lib/types.js';
 
 /** Rows per request: the API's most (MAX_IMPORT_ROWS). */
@@ -41,6 +42,7 @@ async function importRun(ctx: BenchContext, name: string, files: string[]): Prom
       await new Promise((r) => setTimeout(r, PROBE_EVERY_MS));
     }
   })();
+  const ticksBefore = processTicks(ctx.serverPids);
   const started = performance.now();
   let rows = 0;
   let errors = 0;
@@ -56,18 +58,24 @@ async function importRun(ctx: BenchContext, name: string, files: string[]): Prom
     errors += body.errors.length;
   }
   const seconds = (performance.now() - started) / 1000;
+  const ticks = ticksBetween(ticksBefore, processTicks(ctx.serverPids));
   running = false;
   await probe;
   probes.sort((a, b) => a - b);
   const at = (q: number) => probes[Math.min(probes.length - 1, Math.floor(q * probes.length))] ?? 0;
-  console.log(`${name}: ${rows} rows in ${seconds.toFixed(1)} s; GET /v1/config meanwhile max ${at(1).toFixed(0)} ms`);
+  // The server's CPU seconds hardly depend on what else loads the machine; the wall time does.
+  const cpu = ticks === null ? '' : `, server CPU ${(ticks / TICKS_PER_SECOND).toFixed(1)} s`;
+  console.log(
+    `${name}: ${rows} rows in ${seconds.toFixed(1)} s${cpu}; GET /v1/config meanwhile max ${at(1).toFixed(0)} ms`,
+  );
   return {
-    name: `${name} (${seconds.toFixed(1)} s; p50/p99 = GET /v1/config meanwhile)`,
+    name: `${name} (${seconds.toFixed(1)} s${cpu}; p50/p99 = GET /v1/config meanwhile)`,
     requests: rows,
     reqPerSec: rows / seconds,
     p50Ms: at(0.5),
     p99Ms: at(0.99),
     errors,
+    ...(ticks === null ? {} : { serverCpuUsPerReq: ((ticks / TICKS_PER_SECOND) * 1e6) / rows }),
   };
 }
 
