@@ -6,6 +6,7 @@ import { useWrk } from './lib/wrk-load.js';
 import { context } from './scenarios/context.js';
 import { geocoding } from './scenarios/geocoding.js';
 import { geodata } from './scenarios/geodata.js';
+import { geofenceImport } from './scenarios/geofence-import.js';
 import { management } from './scenarios/management.js';
 import { places } from './scenarios/places.js';
 import { route } from './scenarios/route.js';
@@ -24,10 +25,10 @@ import { track } from './scenarios/track.js';
  */
 const SCENARIOS: Scenario[] = [management, track, context, search, geodata, geocoding, places, route];
 /**
- * Run only when named: the soak takes 10 minutes, `stalls` measures pauses, not throughput, and `tiles`
- * imports Oʻahu first.
+ * Run only when named: the soak takes 10 minutes, `stalls` measures pauses, not throughput, `tiles`
+ * imports Oʻahu first, and `geofence-import` writes 100,000 fences.
  */
-const ON_REQUEST: Scenario[] = [soak, stalls, tiles];
+const ON_REQUEST: Scenario[] = [soak, stalls, tiles, geofenceImport];
 
 async function main(): Promise<void> {
   const options = parseBenchArgs(process.argv.slice(2));

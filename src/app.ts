@@ -14,6 +14,7 @@ import { contextRoutes } from './http/routes/context.js';
 import { dashboardRoutes } from './http/routes/dashboard.js';
 import { eventRoutes } from './http/routes/events.js';
 import { geocodingRoutes } from './http/routes/geocoding.js';
+import { geofenceImportRoutes } from './http/routes/geofence-import.js';
 import { geofenceRoutes } from './http/routes/geofences.js';
 import { mapRoutes } from './http/routes/maps.js';
 import { routeRoutes } from './http/routes/route.js';
@@ -70,6 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   systemRoutes(app, deps);
   userRoutes(app, deps);
   geofenceRoutes(app, deps);
+  geofenceImportRoutes(app, deps);
   beaconRoutes(app, deps);
   settingsRoutes(app, deps);
   sdkRoutes(app, deps);

@@ -6,6 +6,8 @@ const USAGE = `Usage: npm start | npm run cli -- <command>
   import world                       (re)build the world data pack from the installed npm packages
   import dma <county-dma.csv>        county FIPS -> DMA table (columns county_fips,county_name,state,dma_code,dma_name)
   import postal <zcta.geojson>       Census ZCTA polygons for ZIP codes
+  import geofences <project> <file.csv|file.geojson> [--live] [--dry-run]
+                                     upsert a project's geofences by tag + externalId (docs/geofence-import.md)
   projects create <name> [--json]    create a project and print its four keys once
   projects list                      list projects
   projects set <name> [--disabled on|off] [--rate-limit <req/s>] [--quota <requests/month>|none]

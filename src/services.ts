@@ -4,6 +4,7 @@ import type { Clock } from './domain/clock.js';
 import { ContextService } from './domain/context/context-service.js';
 import { DeviceLogService } from './domain/device-logs/device-log-service.js';
 import { EventService } from './domain/events/event-service.js';
+import { EventStreams } from './domain/events/event-stream.js';
 import { GeocodingService } from './domain/geocoding/geocoding-service.js';
 import { GeofenceService } from './domain/geofences/geofence-service.js';
 import { PlaceService } from './domain/places/place-service.js';
@@ -44,6 +45,8 @@ export interface Services {
   verified: VerifiedLocationService;
   tracking: TrackingService;
   events: EventService;
+  /** Live event streams (GET /v1/events/stream), bounded per tenant. */
+  eventStreams: EventStreams;
   /** The SDKs' debug logs, bounded per device. */
   deviceLogs: DeviceLogService;
   context: ContextService;
@@ -113,6 +116,7 @@ export function createServices(store: Store, clock: Clock, wire: TrackWire, pack
     verified: new VerifiedLocationService(store.settings, clock),
     tracking,
     events: new EventService(store.events, store.users, clock),
+    eventStreams: new EventStreams(store.events),
     deviceLogs: new DeviceLogService(store.deviceLogs, clock),
     context: new ContextService(geofenceIndexes, clock, regions, { places, settings }),
     geofenceSearch: new GeofenceSearch(geofenceIndexes, clock),

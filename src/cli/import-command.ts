@@ -6,13 +6,16 @@ import { importPostal } from '../geodata/import-postal.js';
 import { formatImportSummary, type ImportSummary } from '../geodata/manifest.js';
 import { importOsm } from '../geodata/osm/import-osm.js';
 import { importWorld } from '../geodata/world/import-world.js';
+import { IMPORT_GEOFENCES_USAGE, importGeofencesCommand } from './import-geofences-command.js';
 import { progressBar } from './progress-bar.js';
 
 const USAGE = `import needs a source:
   npm run cli -- import world                     build the world pack from the installed npm packages
   npm run cli -- import dma <county-dma.csv>      county FIPS -> DMA table (county_fips,county_name,state,dma_code,dma_name)
   npm run cli -- import postal <zcta.geojson>     Census ZCTA polygons
-  npm run cli -- import osm <file.osm.pbf>        an OpenStreetMap region: places, addresses, streets, road graphs`;
+  npm run cli -- import osm <file.osm.pbf>        an OpenStreetMap region: places, addresses, streets, road graphs
+  ${IMPORT_GEOFENCES_USAGE}
+                                                  a project's geofences from CSV or GeoJSON (docs/geofence-import.md)`;
 
 /**
  * `import world | dma <csv> | postal <geojson>`: builds or replaces one layer of the pack under
@@ -20,6 +23,14 @@ const USAGE = `import needs a source:
  */
 export async function importCommand(config: Config, args: string[]): Promise<number> {
   const [source, file, ...extra] = args;
+  if (source === 'geofences') {
+    try {
+      return await importGeofencesCommand(config, args.slice(1));
+    } catch (err) {
+      process.stderr.write(`import geofences failed: ${(err as Error).message}\n`);
+      return 2;
+    }
+  }
   if (extra.length > 0) return fail(`import ${source}: unexpected argument "${extra[0]}".\n${USAGE}`);
   try {
     switch (source) {

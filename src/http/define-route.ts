@@ -46,7 +46,11 @@ type NoParams = Record<never, never>;
  * (`jsonListBody`).
  */
 export class JsonText {
-  constructor(readonly text: string | Buffer | Readable) {}
+  constructor(
+    readonly text: string | Buffer | Readable,
+    /** Another type for a body that is not JSON (an export's CSV). */
+    readonly contentType = 'application/json; charset=utf-8',
+  ) {}
 }
 
 export function defineRoute<
@@ -103,7 +107,7 @@ const LARGE_BODY_BYTES = 256 * 1024;
 
 function respond(reply: FastifyReply, out: Record<string, unknown> | JsonText): unknown {
   if (out instanceof JsonText) {
-    reply.type('application/json; charset=utf-8');
+    reply.type(out.contentType);
     return out.text;
   }
   const { meta, ...rest } = out as { meta?: Record<string, unknown> };

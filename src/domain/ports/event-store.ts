@@ -20,11 +20,26 @@ export interface ConversionWrite {
   revenue: number;
 }
 
+/** An event as the stream reads it, with its place in commit order. */
+export interface StreamedEvent {
+  cursor: string;
+  event: LocationEvent;
+}
+
 /**
  * Events are written by `UserStore.trackUpdate`, in the same transaction as their user, and by
  * `logConversion`, the app's own events.
  */
 export interface EventStore {
+  /**
+   * Up to `limit` of the tenant's events after `cursor`, oldest first in commit order, with the cursor
+   * of each: an event committed later is never before one already read (the stream's resumption).
+   */
+  readAfter(tenant: Tenant, cursor: string, limit: number): Promise<StreamedEvent[]>;
+  /** A cursor before every event committed from now on (a stream that starts now). */
+  headCursor(): Promise<string>;
+  /** Whether `text` is a cursor this store made. */
+  isCursor(text: string): boolean;
   /** Newest `createdAt` first. */
   list(tenant: Tenant, query: EventListQuery): Promise<Page<LocationEvent>>;
   get(tenant: Tenant, id: string): Promise<LocationEvent | null>;

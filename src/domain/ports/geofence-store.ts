@@ -23,6 +23,11 @@ export interface GeofenceStore {
    * deleted and the fence is inserted under its own id and createdAt.
    */
   upsert(geofence: Geofence, now: number): Promise<GeofenceUpsert>;
+  /**
+   * `upsert` of each fence (all of one tenant, no tag + externalId twice) in one transaction: a bulk
+   * import's batch. Answers in the order given; `created` says whether no live fence held the tag.
+   */
+  upsertMany(geofences: readonly Geofence[], now: number): Promise<Array<GeofenceUpsert & { created: boolean }>>;
   get(tenant: Tenant, id: string): Promise<Geofence | null>;
   getByTag(tenant: Tenant, tag: string, externalId: string): Promise<Geofence | null>;
   /** Newest `createdAt` first. */

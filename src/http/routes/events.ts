@@ -5,6 +5,7 @@ import { cursor, listLimit, pathSegment } from '../params/common.js';
 import { commaList, str } from '../params/index.js';
 import { presentEvent } from '../presenters/event-presenter.js';
 import { conversionRoutes } from './conversions.js';
+import { eventStreamRoutes } from './event-stream.js';
 
 /**
  * Stored events (beyond the spec: every user of such a service needs to read what happened), and the
@@ -13,6 +14,7 @@ import { conversionRoutes } from './conversions.js';
 export function eventRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { services } = deps;
   conversionRoutes(app, deps);
+  eventStreamRoutes(app, deps);
   const tag = 'Events';
   defineRoute(
     app,

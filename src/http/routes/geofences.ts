@@ -4,30 +4,13 @@ import type { Tenant } from '../../domain/tenant.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute, JsonText } from '../define-route.js';
 import { cursor, listLimit, pathSegment } from '../params/common.js';
-import { bool, datetime, jsonValue, metadata, num, oneOf, str } from '../params/index.js';
+import { geofenceUpsertBody } from '../params/geofence-body.js';
+import { str } from '../params/index.js';
 import { geofenceJson, presentGeofence } from '../presenters/geofence-presenter.js';
 import { JsonCache } from '../presenters/json-cache.js';
 import { presentUser } from '../presenters/user-presenter.js';
 
-const upsertBody = {
-  description: str().required(),
-  type: oneOf(['circle', 'polygon', 'isochrone'] as const, { caseInsensitive: true }).required(),
-  coordinates: jsonValue({
-    type: 'array',
-    description: 'circle/isochrone: [lon,lat]; polygon: closed ring of [lon,lat]',
-  }).required(),
-  // Any number here: its range depends on the type (circle 10–10000 m, checked with the shape) and
-  // the spec ignores it for polygons, where clients may send 0.
-  radius: num(),
-  mode: oneOf(['foot', 'bike', 'car'] as const),
-  metadata: metadata(),
-  userId: str({ maxLength: 256 }),
-  enabled: bool(),
-  disableAfter: datetime(),
-  deleteAfter: datetime(),
-  stopDetection: bool(),
-  dwellThreshold: num({ min: 1, max: 10_080 }),
-};
+const upsertBody = geofenceUpsertBody;
 
 export function geofenceRoutes(app: FastifyInstance, { services, clock, store }: AppDeps): void {
   const tag = 'Geofences';

@@ -214,4 +214,18 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
     sql: `CREATE INDEX users_install_id ON users(project_id, live, (doc->>'installId'), updated_at)
       WHERE doc->>'installId' IS NOT NULL;`,
   },
+  {
+    version: 14,
+    name: 'events-stream',
+    // The event stream (GET /v1/events/stream) reads a tenant's events after a cursor in commit order,
+    // across processes. A serial alone is not that order: a transaction can take number 10, another 11
+    // and commit first, and a reader past 11 never sees 10. Each row keeps its transaction's id, and a
+    // reader takes only rows of transactions older than its snapshot's xmin, every one of which has
+    // ended: no row can appear later below the cursor (tx, seq).
+    sql: `
+      ALTER TABLE events ADD COLUMN tx xid8 NOT NULL DEFAULT pg_current_xact_id();
+      ALTER TABLE events ADD COLUMN seq bigserial;
+      CREATE INDEX events_stream ON events(project_id, live, tx, seq);
+    `,
+  },
 ];

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { ConversionCount } from '../../domain/events/conversion.js';
 import { type EventVerification, type LocationEvent, withVerification } from '../../domain/events/event.js';
 import type { Page } from '../../domain/pagination.js';
-import type { ConversionWrite, EventListQuery, EventStore } from '../../domain/ports/event-store.js';
+import type { ConversionWrite, EventListQuery, EventStore, StreamedEvent } from '../../domain/ports/event-store.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { deleteCreatedBefore } from './delete-oldest.js';
 import { inTransaction } from './open-pool.js';
@@ -15,6 +15,32 @@ export class PostgresEventStore implements EventStore {
 
   list(tenant: Tenant, query: EventListQuery): Promise<Page<LocationEvent>> {
     return pagedDocs<LocationEvent>(this.pool, eventListQuery(tenant, query));
+  }
+
+  /**
+   * The cursor is `<transaction id>.<serial>` (migration events-stream): rows of transactions older
+   * than the snapshot's xmin only, all of which have ended, so none can commit later below the cursor.
+   */
+  async readAfter(tenant: Tenant, cursor: string, limit: number): Promise<StreamedEvent[]> {
+    const [tx, seq] = cursor.split('.');
+    const { rows } = await this.pool.query<{ c: string; doc: LocationEvent }>(
+      `SELECT tx::text || '.' || seq AS c, doc FROM events
+       WHERE project_id = $1 AND live = $2 AND (tx, seq) > ($3::xid8, $4::bigint)
+         AND tx < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY tx, seq LIMIT $5`,
+      [tenant.projectId, tenant.live, tx, seq, limit],
+    );
+    return rows.map((r) => ({ cursor: r.c, event: r.doc }));
+  }
+
+  /** Transactions from the snapshot's xmin on may still commit: the stream starts just before them. */
+  async headCursor(): Promise<string> {
+    const { rows } = await this.pool.query<{ x: string }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS x');
+    return `${rows[0]!.x}.0`;
+  }
+
+  isCursor(text: string): boolean {
+    return /^\d{1,19}\.\d{1,18}$/.test(text);
   }
 
   async get(tenant: Tenant, id: string): Promise<LocationEvent | null> {

@@ -41,6 +41,80 @@ export class PostgresGeofenceStore implements GeofenceStore {
     return { geofence: { ...g, id: row.id, createdAt: row.created_at }, replacedId };
   }
 
+  /**
+   * One transaction: the expired holders of the batch's tags deleted, then one INSERT ... SELECT FROM
+   * unnest for every fence (the domain sends no tag + externalId twice, which ON CONFLICT refuses),
+   * and one notification for the tenant: other processes reload its fences once, not once a fence.
+   */
+  async upsertMany(gs: readonly Geofence[], now: number): Promise<Array<GeofenceUpsert & { created: boolean }>> {
+    const first = gs[0];
+    if (!first) return [];
+    const tenant = { projectId: first.projectId, live: first.live };
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows: expired } = await client.query<{ id: string; tag: string; external_id: string }>(
+        `DELETE FROM geofences g USING unnest($3::text[], $4::text[]) AS t(tag, external_id)
+         WHERE g.project_id = $1 AND g.live = $2 AND g.tag = t.tag AND g.external_id = t.external_id
+           AND g.delete_after <= $5
+         RETURNING g.id, g.tag, g.external_id`,
+        [tenant.projectId, tenant.live, gs.map((g) => g.tag), gs.map((g) => g.externalId), now],
+      );
+      if (expired.length > 0) {
+        await client.query(
+          'DELETE FROM user_geofences WHERE project_id = $1 AND live = $2 AND geofence_id = ANY($3::text[])',
+          [tenant.projectId, tenant.live, expired.map((r) => r.id)],
+        );
+      }
+      const { rows } = await client.query<{
+        id: string;
+        created_at: string;
+        tag: string;
+        external_id: string;
+        inserted: boolean;
+      }>(
+        `INSERT INTO geofences (id, project_id, live, tag, external_id, delete_after, created_at, geom, doc)
+         SELECT id, $1, $2, tag, external_id, delete_after, created_at,
+           ST_SetSRID(ST_GeomFromGeoJSON(geometry), 4326), doc
+         FROM unnest($3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::jsonb[])
+           AS t(id, tag, external_id, delete_after, created_at, geometry, doc)
+         ON CONFLICT (project_id, live, tag, external_id) DO UPDATE SET delete_after = excluded.delete_after,
+           geom = excluded.geom,
+           doc = excluded.doc || jsonb_build_object('id', geofences.id, 'createdAt', geofences.created_at)
+         RETURNING id, created_at, tag, external_id, (xmax = 0) AS inserted`,
+        [
+          tenant.projectId,
+          tenant.live,
+          gs.map((g) => g.id),
+          gs.map((g) => g.tag),
+          gs.map((g) => g.externalId),
+          gs.map((g) => g.deleteAfter),
+          gs.map((g) => g.createdAt),
+          gs.map((g) => polygonJson(g.geometry)),
+          gs.map((g) => geofenceDocument(g)),
+        ],
+      );
+      await this.notifier.notify(client, 'geofences', tenant);
+      await client.query('COMMIT');
+      const key = (tag: string | null, externalId: string | null) => `${tag}\u0000${externalId}`;
+      const replaced = new Map(expired.map((r) => [key(r.tag, r.external_id), r.id]));
+      const written = new Map(rows.map((r) => [key(r.tag, r.external_id), r]));
+      return gs.map((g) => {
+        const row = written.get(key(g.tag, g.externalId))!;
+        return {
+          geofence: { ...g, id: row.id, createdAt: Number(row.created_at) },
+          replacedId: replaced.get(`${g.tag}\u0000${g.externalId}`) ?? null,
+          created: row.inserted,
+        };
+      });
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
   /** Deletes the fence that holds the tag + externalId if its deleteAfter has passed; returns its id. */
   private async deleteExpiredHolder(g: Geofence, now: number): Promise<string | null> {
     if (g.tag === null || g.externalId === null) return null;

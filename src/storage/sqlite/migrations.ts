@@ -196,4 +196,12 @@ export const SQLITE_MIGRATIONS: Array<{ version: number; name: string; sql: stri
     sql: `CREATE INDEX users_install_id ON users(project_id, live, json_extract(doc, '$.installId'), updated_at)
       WHERE json_extract(doc, '$.installId') IS NOT NULL;`,
   },
+  {
+    version: 14,
+    name: 'events_stream',
+    // The event stream (GET /v1/events/stream) reads a tenant's events after a cursor in commit order:
+    // the rowid, which one writer assigns in commit order (max + 1; retention deletes the oldest). The
+    // index holds (project_id, live, rowid).
+    sql: 'CREATE INDEX events_stream ON events(project_id, live);',
+  },
 ];

@@ -1,7 +1,7 @@
 import type { ConversionCount } from '../../domain/events/conversion.js';
 import { type EventVerification, type LocationEvent, withVerification } from '../../domain/events/event.js';
 import type { Page } from '../../domain/pagination.js';
-import type { ConversionWrite, EventListQuery, EventStore } from '../../domain/ports/event-store.js';
+import type { ConversionWrite, EventListQuery, EventStore, StreamedEvent } from '../../domain/ports/event-store.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { eventDocuments } from '../event-document.js';
 import { deleteCreatedBefore } from './delete-oldest.js';
@@ -27,6 +27,24 @@ export class SqliteEventStore implements EventStore {
       params,
       page: query,
     });
+  }
+
+  /** The rowid is the cursor: one writer assigns it in commit order (index events_stream). */
+  async readAfter(tenant: Tenant, cursor: string, limit: number): Promise<StreamedEvent[]> {
+    const rows = statement(
+      this.db,
+      'SELECT rowid AS n, doc FROM events WHERE project_id = ? AND live = ? AND rowid > ? ORDER BY rowid LIMIT ?',
+    ).all(tenant.projectId, tenant.live ? 1 : 0, Number(cursor), limit) as Array<{ n: number; doc: string }>;
+    return rows.map((r) => ({ cursor: String(r.n), event: JSON.parse(r.doc) as LocationEvent }));
+  }
+
+  async headCursor(): Promise<string> {
+    const row = statement(this.db, 'SELECT max(rowid) AS n FROM events').get() as { n: number | null };
+    return String(row.n ?? 0);
+  }
+
+  isCursor(text: string): boolean {
+    return /^\d{1,15}$/.test(text);
   }
 
   async get(tenant: Tenant, id: string): Promise<LocationEvent | null> {

@@ -37,6 +37,18 @@ export class SqliteGeofenceStore implements GeofenceStore {
     return written;
   }
 
+  async upsertMany(gs: readonly Geofence[], now: number): Promise<Array<GeofenceUpsert & { created: boolean }>> {
+    const docs = gs.map((g) => geofenceDocument(g));
+    const written = writeTransaction(this.db, () =>
+      gs.map((g, i) => {
+        const w = this.writeUpsert(g, docs[i]!, now);
+        return { ...w, created: w.geofence.id === g.id };
+      }),
+    );
+    for (const w of written) if (w.replacedId) this.members.dropFence(w.replacedId);
+    return written;
+  }
+
   private writeUpsert(g: Geofence, doc: string, now: number): GeofenceUpsert {
     const holder =
       g.tag === null || g.externalId === null
