@@ -7,6 +7,7 @@ import { type OpenPolygonLayer, readPolygonLayer } from './layer-files.js';
 import { LocalityTable } from './locality-table.js';
 import { type LayerManifest, PACK_FORMAT } from './manifest.js';
 import { NameIndex } from './name-index.js';
+import { withOsmBoundaries } from './osm/boundaries/boundary-lookup.js';
 import { type OsmRegion, openOsmRegions } from './osm/osm-region.js';
 import { packPaths, readJson } from './pack-files.js';
 import { buildPostalAreaIndex } from './pack-name-index.js';
@@ -155,10 +156,23 @@ export async function openGeodataPack(dataDir: string, opts: OpenPackOptions = {
     population: sumAreaPopulation(localities, records.countries, records.states, records.admin1, records.counties),
     ipDatabase: { available: ip.available, description: ip.description },
     country: (code) => byCode.get(code),
-    regionsAt: regionLookup({ countries, states, counties, admin1, dma: dma?.layer, postal: postal?.layer, zips }),
+    regionsAt: withOsmBoundaries(
+      osmRegions,
+      regionLookup({ countries, states, counties, admin1, dma: dma?.layer, postal: postal?.layer, zips }),
+      { country: (code) => byCode.get(code), stateName: stateNames(records.states, records.admin1) },
+    ),
     ipLookup: (address) => ip.lookup(address),
     attribution: () => attributionOf(sources),
   };
+}
+
+/** The world pack's state names by `<country>-<code>` (US states and world admin-1). */
+function stateNames(
+  ...lists: Array<readonly StateRecord[]>
+): (countryCode: string, code: string) => string | undefined {
+  const byKey = new Map<string, string>();
+  for (const list of lists) for (const s of list) byKey.set(`${s.countryCode}-${s.code}`, s.name);
+  return (countryCode, code) => byKey.get(`${countryCode}-${code}`);
 }
 
 async function mustRead<R>(dir: string, name: string): Promise<OpenPolygonLayer<R>> {

@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { parseRangedBeacons } from '../../domain/beacons/ranged-beacons.js';
 import { DomainError, invalidParam } from '../../domain/errors.js';
+import { jurisdictionFields } from '../../domain/jurisdiction/jurisdiction-fields.js';
+import type { JurisdictionVerdict } from '../../domain/jurisdiction/jurisdiction-verdict.js';
+import type { Region, RegionSet } from '../../domain/regions/region.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { TrackRequest, TrackResult } from '../../domain/tracking/track-request.js';
 import type { DeviceType } from '../../domain/users/user.js';
@@ -112,11 +115,33 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
     return new JsonText(`{"meta":{"code":200${extras.meta}},"events":${events},"user":${user}${extras.tail}}`);
   };
   // The mobile SDKs' parts (remote settings in meta, nearbyGeofences, verified tokens): track-sdk.ts.
-  const track = async (body: TrackBody & Parsed<typeof sdkTrackBody>, req: FastifyRequest, tenant: Tenant) => {
+  const track = async (
+    body: TrackBody & Parsed<typeof sdkTrackBody>,
+    req: FastifyRequest,
+    tenant: Tenant,
+    verdict: JurisdictionVerdict | null,
+  ) => {
     const request = toTrackRequest(body, req, tenant, clock.now());
     const result = await services.tracking.track(request);
+    if (verdict) withJurisdiction(result, verdict, request);
     return present(result, await trackExtras(services, tenant, request, body, result, clock.now()));
   };
+  /** The answer's jurisdiction fields, over the Regions step's country and state (or found for them). */
+  const withJurisdiction = (result: TrackResult, verdict: JurisdictionVerdict, request: TrackRequest) => {
+    const f = result.userFields;
+    const regions: RegionSet =
+      f.country || f.state
+        ? { country: f.country as Region | undefined, state: f.state as Region | undefined }
+        : (services.regions.at(request.location) ?? {});
+    const fraud = (f.fraud as Record<string, unknown> | undefined) ?? {};
+    result.userFields = { ...f, ...jurisdictionFields(verdict, regions, fraud) };
+  };
+  /**
+   * The jurisdiction check, before the device limits and the track's transaction: a refused (451)
+   * track takes nothing from the device's windows, writes nothing and fires no event.
+   */
+  const judge = (tenant: Tenant, body: { latitude: number; longitude: number }) =>
+    services.jurisdiction.at(tenant, [body.longitude, body.latitude], 'latitude');
 
   defineRoute(
     app,
@@ -131,8 +156,9 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
       onSend: refundRefused,
     },
     async ({ body, tenant, req, reply }) => {
+      const verdict = await judge(tenant, body);
       await limitDevice(req, reply, tenant, body.deviceId);
-      return track(body, req, tenant);
+      return track(body, req, tenant, verdict);
     },
   );
 
@@ -148,8 +174,9 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
       perKeyLimit: false,
     },
     async ({ body, tenant, req, reply }) => {
+      const verdict = await judge(tenant, body);
       await limitDevice(req, reply, tenant, body.deviceId);
-      return track({ ...body, verified: true }, req, tenant);
+      return track({ ...body, verified: true }, req, tenant, verdict);
     },
   );
 
@@ -167,6 +194,8 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
     },
     async ({ body, tenant, req, reply }) => {
       const items = body.replays.map((raw, i) => parseReplay(raw, i));
+      // Every replayed fix is judged first: one in a refused country refuses the whole request.
+      for (const item of items) await judge(tenant, item);
       // One request, one count against the device limits, however many updates it carries.
       await limitDevice(req, reply, tenant, items[0]!.deviceId);
       const reqs = items.map((b, i) =>
