@@ -36,7 +36,7 @@ describe('publishable key restrictions', () => {
   });
 
   it('another origin, port, app, or no such header at all is 403 naming Authorization', async () => {
-    for (const headers of [
+    const cases: Array<Record<string, string>> = [
       { origin: 'https://evil.test' },
       { origin: 'https://example.com.evil.test' },
       { origin: 'http://localhost:3001' },
@@ -44,14 +44,17 @@ describe('publishable key restrictions', () => {
       { referer: 'https://evil.test/page' },
       { 'x-radar-mobile-origin': 'com.other.app' },
       {},
-    ]) {
+    ];
+    for (const headers of cases) {
       assertError(await users(headers), 403, 'Authorization');
     }
   });
 
   it('secret keys are not restricted', async () => {
     const s = srv.s;
-    assertOk(await s.request('GET', '/v1/users', { key: s.keys.test.secret, headers: { origin: 'https://evil.test' } }));
+    assertOk(
+      await s.request('GET', '/v1/users', { key: s.keys.test.secret, headers: { origin: 'https://evil.test' } }),
+    );
   });
 
   it('a CORS preflight from a refused origin gets no allow headers; an allowed one gets them', async () => {

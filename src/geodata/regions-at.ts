@@ -1,4 +1,4 @@
-import { type BorderRef, LazyBorderIndex } from './border-index.js';
+import { BorderIndex, type BorderRef } from './border-index.js';
 import type { OpenPolygonLayer } from './layer-files.js';
 import type { CountryRecord, CountyRecord, DmaRecord, PostalAreaRecord, StateRecord } from './records.js';
 import type { ZipTable } from './zip-table.js';
@@ -49,9 +49,9 @@ export function regionLookup(layers: RegionLayers): (lon: number, lat: number) =
   const { countries, states, counties, admin1, dma, postal, zips } = layers;
   const byCode = new Map(countries.records.map((c) => [c.code, c]));
   const borders = {
-    countries: new LazyBorderIndex(countries.index.set),
-    states: new LazyBorderIndex(states.index.set),
-    admin1: admin1 ? new LazyBorderIndex(admin1.index.set) : null,
+    countries: new BorderIndex(countries.index.set),
+    states: new BorderIndex(states.index.set),
+    admin1: admin1 ? new BorderIndex(admin1.index.set) : null,
   };
   return (lon, lat) => {
     const out: Regions = {};

@@ -4,6 +4,7 @@ import type { PackSource } from '../../geodata/live-pack.js';
 import type { Clock } from '../clock.js';
 import { DomainError } from '../errors.js';
 import { isGeofenceEnabled } from '../geofences/geofence.js';
+import { type RegionSet, regionSetOf } from '../regions/region.js';
 import type { SdkSettingsService } from '../sdk/sdk-settings-service.js';
 import type { Tenant } from '../tenant.js';
 import type { GeofenceIndexRegistry } from '../tracking/geofence-index-registry.js';
@@ -31,7 +32,7 @@ export class JurisdictionService {
   }
 
   /** Judges `[lon, lat]`; `param` names the request's location parameter in a refusal. */
-  async at(tenant: Tenant, [lon, lat]: Position, param: string): Promise<JurisdictionVerdict | null> {
+  async at(tenant: Tenant, [lon, lat]: Position, param: string): Promise<JurisdictionAnswer | null> {
     const j = await this.settings(tenant);
     if (!j) return null;
     const regions = this.packs.current()?.regionsAt(lon, lat);
@@ -55,7 +56,7 @@ export class JurisdictionService {
       inExclusion,
     );
     if (verdict.refusedCountry !== undefined) throw refusal(param, verdict.refusedCountry, regions?.country?.name);
-    return verdict;
+    return { ...verdict, regions: regions ? regionSetOf(regions) : {} };
   }
 
   /** The country-list check of an IP geocode answer (no state or zone rules: an IP locates a city at best). */
@@ -65,6 +66,11 @@ export class JurisdictionService {
     const verdict = judge(j, { countryCode, stateCode: undefined, distanceToBorder: undefined }, false);
     if (verdict.refusedCountry !== undefined) throw refusal('ip', verdict.refusedCountry, countryName);
   }
+}
+
+/** A verdict with the regions it was made on, so the answer need not look them up again. */
+export interface JurisdictionAnswer extends JurisdictionVerdict {
+  regions: RegionSet;
 }
 
 function refusal(param: string, code: string, name: string | undefined): DomainError {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler }
 import { parseRangedBeacons } from '../../domain/beacons/ranged-beacons.js';
 import { DomainError, invalidParam } from '../../domain/errors.js';
 import { jurisdictionFields } from '../../domain/jurisdiction/jurisdiction-fields.js';
-import type { JurisdictionVerdict } from '../../domain/jurisdiction/jurisdiction-verdict.js';
+import type { JurisdictionAnswer } from '../../domain/jurisdiction/jurisdiction-service.js';
 import type { Region, RegionSet } from '../../domain/regions/region.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { TrackRequest, TrackResult } from '../../domain/tracking/track-request.js';
@@ -119,20 +119,20 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
     body: TrackBody & Parsed<typeof sdkTrackBody>,
     req: FastifyRequest,
     tenant: Tenant,
-    verdict: JurisdictionVerdict | null,
+    verdict: JurisdictionAnswer | null,
   ) => {
     const request = toTrackRequest(body, req, tenant, clock.now());
     const result = await services.tracking.track(request);
-    if (verdict) withJurisdiction(result, verdict, request);
+    if (verdict) withJurisdiction(result, verdict);
     return present(result, await trackExtras(services, tenant, request, body, result, clock.now()));
   };
   /** The answer's jurisdiction fields, over the Regions step's country and state (or found for them). */
-  const withJurisdiction = (result: TrackResult, verdict: JurisdictionVerdict, request: TrackRequest) => {
+  const withJurisdiction = (result: TrackResult, verdict: JurisdictionAnswer) => {
     const f = result.userFields;
     const regions: RegionSet =
       f.country || f.state
         ? { country: f.country as Region | undefined, state: f.state as Region | undefined }
-        : (services.regions.at(request.location) ?? {});
+        : verdict.regions;
     const fraud = (f.fraud as Record<string, unknown> | undefined) ?? {};
     result.userFields = { ...f, ...jurisdictionFields(verdict, regions, fraud) };
   };

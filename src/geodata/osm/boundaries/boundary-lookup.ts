@@ -62,6 +62,6 @@ function hit(layer: BoundaryLayer | null, lon: number, lat: number) {
   if (!layer) return null;
   const feature = layer.index.find(lon, lat);
   if (feature < 0) return null;
-  const ref: BorderRef = { layer: { get: () => layer.border }, feature };
+  const ref: BorderRef = { layer: layer.border, feature };
   return { record: layer.records[feature]!, ref };
 }
