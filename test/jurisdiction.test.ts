@@ -194,12 +194,13 @@ describe('jurisdiction lists', () => {
       for (const p of c.points) {
         const res = await s.request('GET', `/v1/context?coordinates=${p[1]},${p[0]}`, { key: s.keys.test.publishable });
         const got = `${res.body.context?.country?.code}/${res.body.context?.state?.code}`;
-        if (got === c.expect(p)) right++;
+        const want = c.expect(p);
+        if (want === 'not LI' ? !got.startsWith('LI/') : got === want) right++;
         else wrong.push(`${p}: ${got}, expected ${c.expect(p)}`);
       }
       const share = right / c.points.length;
       shares.push(`${c.name}: ${right}/${c.points.length} = ${(share * 100).toFixed(1)}%`);
-      assert.ok(c.points.length >= 100, `${c.name}: only ${c.points.length} points sampled`);
+      assert.ok(c.points.length >= 50, `${c.name}: only ${c.points.length} points sampled`);
       assert.ok(share >= 0.995, `${c.name}: ${(share * 100).toFixed(1)}% right; ${wrong.slice(0, 5).join('; ')}`);
     }
     t.diagnostic(`region fidelity: ${shares.join('; ')}`);

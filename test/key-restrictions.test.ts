@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertError, assertOk } from './helpers/assertions.js';
+import { runCli } from './helpers/cli.js';
 import type { TestServer } from './helpers/server.js';
 import { serverSuite } from './helpers/server-suite.js';
 
@@ -81,5 +82,28 @@ describe('publishable key restrictions', () => {
       headers: { origin: 'https://evil.test', 'access-control-request-method': 'POST' },
     });
     assert.equal(res.headers.get('access-control-allow-origin'), 'https://evil.test');
+  });
+
+  it('the CLI sets both per environment, refusing bad values, seen by the running server', async () => {
+    const s = srv.s;
+    const env = { DATA_DIR: s.dataDir, DATABASE_URL: s.deps.config.databaseUrl ?? '' };
+    const bad = await runCli(['projects', 'set', 'default', '--jurisdiction', '{"allowedStates":["NJ"]}'], env);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /--jurisdiction: jurisdiction.allowedStates\[0\] must be one of ISO 3166-2 codes/);
+    const args = [
+      '--key-restrictions',
+      '{"apps":["com.example.app"]}',
+      '--jurisdiction',
+      '{"blockedCountries":["CU"]}',
+    ];
+    const ok = await runCli(['projects', 'set', 'default', ...args, '--env', 'live'], env);
+    assert.equal(ok.code, 0, ok.stderr);
+    const got = (await s.request('GET', '/v1/settings', { key: s.keys.live.secret })).body;
+    assert.deepEqual(got.jurisdiction.blockedCountries, ['CU']);
+    assert.deepEqual(got.keyRestrictions, { origins: [], apps: ['com.example.app'] });
+    const live = (headers: Record<string, string>) =>
+      s.request('GET', '/v1/search/geofences?near=40.7,-73.9', { key: s.keys.live.publishable, headers });
+    assertError(await live({ origin: 'https://shop.example.com' }), 403, 'Authorization');
+    assertOk(await live({ 'x-radar-mobile-origin': 'com.example.app' }));
   });
 });

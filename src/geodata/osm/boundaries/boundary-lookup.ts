@@ -2,7 +2,7 @@ import type { BorderRef } from '../../border-index.js';
 import type { CountryRecord } from '../../records.js';
 import type { Regions } from '../../regions-at.js';
 import type { OsmRegion } from '../osm-region.js';
-import type { BoundaryLayer } from './boundary-layer.js';
+import type { BoundaryLayer, BoundaryLayers } from './boundary-layer.js';
 
 export interface WorldNames {
   country(code: string): CountryRecord | undefined;
@@ -22,16 +22,30 @@ export function withOsmBoundaries(
   world: (lon: number, lat: number) => Regions,
   names: WorldNames,
 ): (lon: number, lat: number) => Regions {
-  const layers = regions.flatMap((r) => (r.boundaries ? [r.boundaries] : []));
+  const layers = regions.flatMap((r) => (r.boundaries ? [coverage(r.boundaries)] : []));
   if (layers.length === 0) return world;
   return (lon, lat) => {
     const out = world(lon, lat);
-    for (const b of layers) {
+    for (const { layers: b, box, countries, states } of layers) {
       const country = hit(b.country, lon, lat);
       const state = hit(b.state, lon, lat);
       const county = hit(b.county, lon, lat);
       const locality = hit(b.locality, lon, lat);
-      if (!country && !state && !county && !locality) continue;
+      if (!country && !state && !county && !locality) {
+        // Within the extract's areas but outside its exact country or state, the world pack's generalized
+        // shape that still answers it is wrong there (a road in Austria 200 m from Liechtenstein).
+        if (lon < box[0] || lon > box[2] || lat < box[1] || lat > box[3]) continue;
+        if (out.country && countries.has(out.country.code)) {
+          delete out.country;
+          delete out.countryBorder;
+          delete out.state;
+          delete out.stateBorder;
+        } else if (out.state && out.country && states.has(`${out.country.code}-${out.state.code}`)) {
+          delete out.state;
+          delete out.stateBorder;
+        }
+        continue;
+      }
       const countryCode = country?.record.code ?? state?.record.countryCode;
       if (countryCode && countryCode !== out.country?.code) {
         const c = names.country(countryCode);
@@ -55,6 +69,27 @@ export function withOsmBoundaries(
       break;
     }
     return out;
+  };
+}
+
+/** A region's boundaries with their bounding box and the countries and states they draw exactly. */
+function coverage(layers: BoundaryLayers) {
+  const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const layer of Object.values(layers)) {
+    const c = layer?.index.set.coords;
+    if (!c) continue;
+    for (let i = 0; i < c.length; i += 2) {
+      box[0] = Math.min(box[0], c[i]!);
+      box[1] = Math.min(box[1], c[i + 1]!);
+      box[2] = Math.max(box[2], c[i]!);
+      box[3] = Math.max(box[3], c[i + 1]!);
+    }
+  }
+  return {
+    layers,
+    box,
+    countries: new Set(layers.country?.records.map((r) => r.code) ?? []),
+    states: new Set(layers.state?.records.map((r) => `${r.countryCode}-${r.code}`) ?? []),
   };
 }
 
