@@ -187,6 +187,12 @@ describe('jurisdiction lists', () => {
         points: nearBorder(li, liBorder, 255, 300, (p) => insideSegments(p, liBorder)),
         expect: (p) => `LI/${municipalities.find(([, segs]) => insideSegments(p, segs))?.[0].slice(3)}`,
       },
+      {
+        // Outside, the answer is whatever the world pack says there, but never Liechtenstein.
+        name: 'Austria and Switzerland within 255 m of Liechtenstein',
+        points: nearBorder(li, liBorder, 255, 100, (p) => p[0] > 9 && !insideSegments(p, liBorder)),
+        expect: () => 'not LI',
+      },
     ];
     for (const c of cases) {
       let right = 0;
