@@ -65,6 +65,8 @@ export interface GeodataPack {
   country(code: string): CountryRecord | undefined;
   /** The areas containing a point; see `regionLookup` for the rules. `lon`, `lat` in degrees. */
   regionsAt(lon: number, lat: number): Regions;
+  /** The country and state of `regionsAt` alone, with their borders: what jurisdiction checks read, cheaper. */
+  countryStateAt(lon: number, lat: number): Regions;
   /** IP geolocation; null for private, reserved or unknown addresses and when there is no IP database. */
   ipLookup(ip: string): IpLocation | null;
   /** Credits for every source the pack (and the IP database) was built from. */
@@ -142,6 +144,11 @@ export async function openGeodataPack(dataDir: string, opts: OpenPackOptions = {
     counties: counties.records,
     postalAreas: postal?.layer.records ?? [],
   };
+  const lookup = withOsmBoundaries(
+    osmRegions,
+    regionLookup({ countries, states, counties, admin1, dma: dma?.layer, postal: postal?.layer, zips }),
+    { country: (code) => byCode.get(code), stateName: stateNames(records.states, records.admin1) },
+  );
   const sources = [world, dma?.manifest, postal?.manifest, ...manifest.osm].flatMap((m) => m?.sources ?? []);
   if (ip.source) sources.push(ip.source);
   return {
@@ -156,11 +163,8 @@ export async function openGeodataPack(dataDir: string, opts: OpenPackOptions = {
     population: sumAreaPopulation(localities, records.countries, records.states, records.admin1, records.counties),
     ipDatabase: { available: ip.available, description: ip.description },
     country: (code) => byCode.get(code),
-    regionsAt: withOsmBoundaries(
-      osmRegions,
-      regionLookup({ countries, states, counties, admin1, dma: dma?.layer, postal: postal?.layer, zips }),
-      { country: (code) => byCode.get(code), stateName: stateNames(records.states, records.admin1) },
-    ),
+    regionsAt: (lon, lat) => lookup(lon, lat),
+    countryStateAt: (lon, lat) => lookup(lon, lat, true),
     ipLookup: (address) => ip.lookup(address),
     attribution: () => attributionOf(sources),
   };

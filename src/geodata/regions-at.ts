@@ -45,7 +45,10 @@ export const US_ZIP_COUNTRIES: ReadonlySet<string> = new Set(['US', 'PR', 'GU', 
  *   on land (inside a us-atlas state), the nearest Census ZCTA internal point in the same state within
  *   `ZIP_POINT_MAX_METERS` (approximate).
  */
-export function regionLookup(layers: RegionLayers): (lon: number, lat: number) => Regions {
+/** A region lookup; `countryState` answers the country and state only (what jurisdiction checks read), cheaper. */
+export type RegionLookup = (lon: number, lat: number, countryState?: boolean) => Regions;
+
+export function regionLookup(layers: RegionLayers): RegionLookup {
   const { countries, states, counties, admin1, dma, postal, zips } = layers;
   const byCode = new Map(countries.records.map((c) => [c.code, c]));
   const borders = {
@@ -53,7 +56,7 @@ export function regionLookup(layers: RegionLayers): (lon: number, lat: number) =
     states: new BorderIndex(states.index.set),
     admin1: admin1 ? new BorderIndex(admin1.index.set) : null,
   };
-  return (lon, lat) => {
+  return (lon, lat, countryState = false) => {
     const out: Regions = {};
     const countryFeature = countries.index.find(lon, lat);
     let country = countries.records[countryFeature];
@@ -75,6 +78,7 @@ export function regionLookup(layers: RegionLayers): (lon: number, lat: number) =
     }
     if (country) out.country = { code: country.code, name: country.name, flag: country.flag };
     if (country && countryFeature >= 0) out.countryBorder = { layer: borders.countries, feature: countryFeature };
+    if (countryState) return out;
     if (usState) {
       const county = counties.records[counties.index.find(lon, lat)];
       if (county) out.county = { code: county.fips, name: county.name };

@@ -35,7 +35,7 @@ export class JurisdictionService {
   async at(tenant: Tenant, [lon, lat]: Position, param: string): Promise<JurisdictionAnswer | null> {
     const j = await this.settings(tenant);
     if (!j) return null;
-    const regions = this.packs.current()?.regionsAt(lon, lat);
+    const regions = this.packs.current()?.countryStateAt(lon, lat);
     const border = regions?.stateBorder ?? regions?.countryBorder;
     let inExclusion = false;
     if (j.exclusionTag !== null) {

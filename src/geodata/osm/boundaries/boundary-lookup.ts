@@ -1,6 +1,6 @@
 import type { BorderRef } from '../../border-index.js';
 import type { CountryRecord } from '../../records.js';
-import type { Regions } from '../../regions-at.js';
+import type { RegionLookup } from '../../regions-at.js';
 import type { OsmRegion } from '../osm-region.js';
 import type { BoundaryLayer, BoundaryLayers } from './boundary-layer.js';
 
@@ -17,20 +17,16 @@ export interface WorldNames {
  * elsewhere the world pack answers unchanged. Where a state is imported but not its country (an island
  * extract holds its state whole but only a piece of its country), the state's country answers.
  */
-export function withOsmBoundaries(
-  regions: readonly OsmRegion[],
-  world: (lon: number, lat: number) => Regions,
-  names: WorldNames,
-): (lon: number, lat: number) => Regions {
+export function withOsmBoundaries(regions: readonly OsmRegion[], world: RegionLookup, names: WorldNames): RegionLookup {
   const layers = regions.flatMap((r) => (r.boundaries ? [coverage(r.boundaries)] : []));
   if (layers.length === 0) return world;
-  return (lon, lat) => {
-    const out = world(lon, lat);
+  return (lon, lat, countryState = false) => {
+    const out = world(lon, lat, countryState);
     for (const { layers: b, box, countries, states } of layers) {
       const country = hit(b.country, lon, lat);
       const state = hit(b.state, lon, lat);
-      const county = hit(b.county, lon, lat);
-      const locality = hit(b.locality, lon, lat);
+      const county = countryState ? null : hit(b.county, lon, lat);
+      const locality = countryState ? null : hit(b.locality, lon, lat);
       if (!country && !state && !county && !locality) {
         // Within the extract's areas but outside its exact country or state, the world pack's generalized
         // shape that still answers it is wrong there (a road in Austria 200 m from Liechtenstein).
