@@ -48,7 +48,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Parameters are parsed leniently by each route (see http/params); schemas only document the API.
   app.setValidatorCompiler(() => () => true);
   // Request id and CORS headers (one hook: every request runs it).
-  registerCors(app);
+  registerCors(app, deps.services.preflight);
   registerRequestSize(app);
   registerErrorHandling(app);
   registerBodyParsers(app);

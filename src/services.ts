@@ -7,8 +7,10 @@ import { EventService } from './domain/events/event-service.js';
 import { EventStreams } from './domain/events/event-stream.js';
 import { GeocodingService } from './domain/geocoding/geocoding-service.js';
 import { GeofenceService } from './domain/geofences/geofence-service.js';
+import { JurisdictionService } from './domain/jurisdiction/jurisdiction-service.js';
 import { PlaceService } from './domain/places/place-service.js';
 import type { Store } from './domain/ports/store.js';
+import { PreflightPolicy } from './domain/projects/preflight-policy.js';
 import { ProjectService } from './domain/projects/project-service.js';
 import { RegionService } from './domain/regions/region-service.js';
 import { RetentionService } from './domain/retention/retention-service.js';
@@ -41,6 +43,10 @@ export interface Services {
   settings: SettingsService;
   /** Remote tracking options, SDK configuration and feature settings (meta of /config and track). */
   sdkSettings: SdkSettingsService;
+  /** Jurisdiction lists: 451 refusals and the answer's allowed / buffer / exclusion fields. */
+  jurisdiction: JurisdictionService;
+  /** Which origins CORS preflights are answered for, under the projects' key restrictions. */
+  preflight: PreflightPolicy;
   /** Verified location tokens and each environment's signing key. */
   verified: VerifiedLocationService;
   tracking: TrackingService;
@@ -106,13 +112,28 @@ export function createServices(store: Store, clock: Clock, wire: TrackWire, pack
   // User search keeps stored users: deletions (by the API or by retention) must reach it.
   const brokers = new BrokerPool();
   const users = reportDeletes(store.users, (tenant) => userLocations.deleted(tenant));
+  const sdkSettings = new SdkSettingsService(store.settings, () => store.syncExternalChanges());
   return {
     projects: new ProjectService(store.projects, clock),
     users: new UserService(users),
     geofences,
     beacons: new BeaconService(store.beacons, clock),
     settings,
-    sdkSettings: new SdkSettingsService(store.settings, () => store.syncExternalChanges()),
+    sdkSettings,
+    jurisdiction: new JurisdictionService(sdkSettings, packs, geofenceIndexes, clock),
+    preflight: new PreflightPolicy(
+      {
+        // Every environment of every project: one with no restrictions keeps every origin open.
+        all: async () => {
+          const tenants = (await store.projects.list()).flatMap((p) =>
+            [false, true].map((live) => ({ projectId: p.id, live })),
+          );
+          return Promise.all(tenants.map(async (t) => (await sdkSettings.get(t))?.keyRestrictions));
+        },
+        generation: () => sdkSettings.generation,
+      },
+      () => clock.now(),
+    ),
     verified: new VerifiedLocationService(store.settings, clock),
     tracking,
     events: new EventService(store.events, store.users, clock),

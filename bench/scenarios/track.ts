@@ -69,8 +69,65 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
       results.push(await measure(ctx, name, tracks(ctx, `f${size}`, size)));
       await features(false);
     }
+    // Issue 51: the same tracks without and with jurisdiction lists, back to back, for their ratio
+    // (BENCH_TRACK_JURISDICTION=off skips the rows).
+    if (size === sizes[0] && process.env.BENCH_TRACK_JURISDICTION !== 'off')
+      results.push(...(await jurisdictionRows(ctx, size)));
   }
   return results;
+}
+
+/** The metros' states (metro-seed.ts) and their neighbours: most tracks allowed, some not. */
+const BENCH_JURISDICTION = {
+  blockedCountries: ['CU', 'KP'],
+  allowedCountries: ['US', 'CA'],
+  allowedStates: [
+    'US-NY',
+    'US-NJ',
+    'US-MA',
+    'US-PA',
+    'US-DC',
+    'US-MD',
+    'US-VA',
+    'US-IL',
+    'US-CA',
+    'US-TX',
+    'US-GA',
+    'US-WA',
+  ],
+  bufferMeters: 1000,
+  exclusionTag: 'exclusion',
+};
+
+async function jurisdictionRows(ctx: BenchContext, size: number): Promise<BenchResult[]> {
+  const set = (jurisdiction: unknown) =>
+    fetch(`${ctx.url}/v1/settings`, {
+      method: 'PATCH',
+      headers: auth(ctx.keys.secret, true),
+      body: JSON.stringify({ jurisdiction }),
+    });
+  const label = size.toLocaleString('en-US');
+  const out: BenchResult[] = [];
+  // Twice each, alternating, so a drift of the shared machine shows instead of landing on one side.
+  for (const round of [1, 2]) {
+    out.push(
+      await measure(
+        ctx,
+        `POST /v1/track (${label} geofences; no jurisdiction lists, ${round})`,
+        tracks(ctx, `j0${round}-${size}`, size),
+      ),
+    );
+    if (!(await set(BENCH_JURISDICTION)).ok) throw new Error('could not set the jurisdiction lists');
+    out.push(
+      await measure(
+        ctx,
+        `POST /v1/track (${label} geofences; jurisdiction lists set, ${round})`,
+        tracks(ctx, `j1${round}-${size}`, size),
+      ),
+    );
+    await set(null);
+  }
+  return out;
 }
 
 export const track: Scenario = { name: 'track', run };

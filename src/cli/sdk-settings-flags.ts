@@ -1,10 +1,19 @@
 import { DomainError } from '../domain/errors.js';
+import { parseJurisdiction } from '../domain/jurisdiction/jurisdiction-settings.js';
+import { parseKeyRestrictions } from '../domain/projects/key-restrictions.js';
 import { parseFeatureSettings, parseSdkConfiguration } from '../domain/sdk/sdk-settings.js';
 import type { SdkSettingsPatch } from '../domain/sdk/sdk-settings-service.js';
 import { parseTrackingOptions } from '../domain/sdk/tracking-options.js';
 
 /** The `projects set` flags for what the mobile SDKs read (PATCH /v1/settings does the same per key). */
-const SDK_FLAGS = ['tracking-options', 'sdk-configuration', 'feature-settings', 'env'] as const;
+const SDK_FLAGS = [
+  'tracking-options',
+  'sdk-configuration',
+  'feature-settings',
+  'jurisdiction',
+  'key-restrictions',
+  'env',
+] as const;
 
 export interface SdkFlags {
   /** Null when no SDK flag was given. */
@@ -42,6 +51,10 @@ export function splitSdkFlags(flags: Record<string, string | true>): SdkFlags {
         patch.trackingOptions = clear ? null : parseTrackingOptions(jsonOrText(value), 'trackingOptions');
       else if (flag === 'sdk-configuration')
         patch.sdkConfiguration = clear ? null : parseSdkConfiguration(json(flag, value), 'sdkConfiguration');
+      else if (flag === 'jurisdiction')
+        patch.jurisdiction = clear ? null : parseJurisdiction(json(flag, value), 'jurisdiction');
+      else if (flag === 'key-restrictions')
+        patch.keyRestrictions = clear ? null : parseKeyRestrictions(json(flag, value), 'keyRestrictions');
       else patch.featureSettings = clear ? null : parseFeatureSettings(json(flag, value), 'featureSettings');
     } catch (err) {
       if (err instanceof DomainError) throw new Error(`--${flag}: ${err.message}`);

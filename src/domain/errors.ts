@@ -1,10 +1,10 @@
 /**
  * What the domain refuses: a parameter it cannot take, a record that is not there, a write that
- * clashes with another, or reference data it cannot reach now. The HTTP layer gives each kind its
+ * clashes with another, reference data it cannot reach now, or a place the project may not serve (legal). The HTTP layer gives each kind its
  * status in one place (src/http/plugins/errors.ts) and renders `{meta: {code, param, message}}`;
  * `message` starts with `param` when there is one, as the spec asks.
  */
-export type DomainErrorKind = 'invalid' | 'not-found' | 'conflict' | 'unavailable';
+export type DomainErrorKind = 'invalid' | 'not-found' | 'conflict' | 'unavailable' | 'legal';
 
 export class DomainError extends Error {
   override readonly name = 'DomainError';

@@ -7,6 +7,7 @@ import { type OpenPolygonLayer, readPolygonLayer } from './layer-files.js';
 import { LocalityTable } from './locality-table.js';
 import { type LayerManifest, PACK_FORMAT } from './manifest.js';
 import { NameIndex } from './name-index.js';
+import { withOsmBoundaries } from './osm/boundaries/boundary-lookup.js';
 import { type OsmRegion, openOsmRegions } from './osm/osm-region.js';
 import { packPaths, readJson } from './pack-files.js';
 import { buildPostalAreaIndex } from './pack-name-index.js';
@@ -64,6 +65,8 @@ export interface GeodataPack {
   country(code: string): CountryRecord | undefined;
   /** The areas containing a point; see `regionLookup` for the rules. `lon`, `lat` in degrees. */
   regionsAt(lon: number, lat: number): Regions;
+  /** The country and state of `regionsAt` alone, with their borders: what jurisdiction checks read, cheaper. */
+  countryStateAt(lon: number, lat: number): Regions;
   /** IP geolocation; null for private, reserved or unknown addresses and when there is no IP database. */
   ipLookup(ip: string): IpLocation | null;
   /** Credits for every source the pack (and the IP database) was built from. */
@@ -141,6 +144,11 @@ export async function openGeodataPack(dataDir: string, opts: OpenPackOptions = {
     counties: counties.records,
     postalAreas: postal?.layer.records ?? [],
   };
+  const lookup = withOsmBoundaries(
+    osmRegions,
+    regionLookup({ countries, states, counties, admin1, dma: dma?.layer, postal: postal?.layer, zips }),
+    { country: (code) => byCode.get(code), stateName: stateNames(records.states, records.admin1) },
+  );
   const sources = [world, dma?.manifest, postal?.manifest, ...manifest.osm].flatMap((m) => m?.sources ?? []);
   if (ip.source) sources.push(ip.source);
   return {
@@ -155,10 +163,20 @@ export async function openGeodataPack(dataDir: string, opts: OpenPackOptions = {
     population: sumAreaPopulation(localities, records.countries, records.states, records.admin1, records.counties),
     ipDatabase: { available: ip.available, description: ip.description },
     country: (code) => byCode.get(code),
-    regionsAt: regionLookup({ countries, states, counties, admin1, dma: dma?.layer, postal: postal?.layer, zips }),
+    regionsAt: (lon, lat) => lookup(lon, lat),
+    countryStateAt: (lon, lat) => lookup(lon, lat, true),
     ipLookup: (address) => ip.lookup(address),
     attribution: () => attributionOf(sources),
   };
+}
+
+/** The world pack's state names by `<country>-<code>` (US states and world admin-1). */
+function stateNames(
+  ...lists: Array<readonly StateRecord[]>
+): (countryCode: string, code: string) => string | undefined {
+  const byKey = new Map<string, string>();
+  for (const list of lists) for (const s of list) byKey.set(`${s.countryCode}-${s.code}`, s.name);
+  return (countryCode, code) => byKey.get(`${countryCode}-${code}`);
 }
 
 async function mustRead<R>(dir: string, name: string): Promise<OpenPolygonLayer<R>> {

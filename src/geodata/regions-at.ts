@@ -1,3 +1,4 @@
+import { BorderIndex, type BorderRef } from './border-index.js';
 import type { OpenPolygonLayer } from './layer-files.js';
 import type { CountryRecord, CountyRecord, DmaRecord, PostalAreaRecord, StateRecord } from './records.js';
 import type { ZipTable } from './zip-table.js';
@@ -12,6 +13,11 @@ export interface Regions {
   dma?: { code: string; name: string };
   /** `approximate` when it is the nearest ZCTA point rather than a containing ZCTA polygon. */
   postalCode?: { code: string; approximate: boolean };
+  /** The city, where an imported OSM extract draws its boundary (admin level 8). */
+  locality?: { name: string };
+  /** The geometry the country and state answers came from, for their border distance. */
+  countryBorder?: BorderRef;
+  stateBorder?: BorderRef;
 }
 
 /** The pack layers the lookup reads. */
@@ -39,25 +45,40 @@ export const US_ZIP_COUNTRIES: ReadonlySet<string> = new Set(['US', 'PR', 'GU', 
  *   on land (inside a us-atlas state), the nearest Census ZCTA internal point in the same state within
  *   `ZIP_POINT_MAX_METERS` (approximate).
  */
-export function regionLookup(layers: RegionLayers): (lon: number, lat: number) => Regions {
+/** A region lookup; `countryState` answers the country and state only (what jurisdiction checks read), cheaper. */
+export type RegionLookup = (lon: number, lat: number, countryState?: boolean) => Regions;
+
+export function regionLookup(layers: RegionLayers): RegionLookup {
   const { countries, states, counties, admin1, dma, postal, zips } = layers;
   const byCode = new Map(countries.records.map((c) => [c.code, c]));
-  return (lon, lat) => {
+  const borders = {
+    countries: new BorderIndex(countries.index.set),
+    states: new BorderIndex(states.index.set),
+    admin1: admin1 ? new BorderIndex(admin1.index.set) : null,
+  };
+  return (lon, lat, countryState = false) => {
     const out: Regions = {};
-    let country = countries.records[countries.index.find(lon, lat)];
+    const countryFeature = countries.index.find(lon, lat);
+    let country = countries.records[countryFeature];
     const usFamily = !country || US_ZIP_COUNTRIES.has(country.code);
-    const usState = usFamily ? states.records[states.index.find(lon, lat)] : undefined;
+    const stateFeature = usFamily ? states.index.find(lon, lat) : -1;
+    const usState = states.records[stateFeature];
     if (usState) {
       out.state = { code: usState.code, name: usState.name };
+      out.stateBorder = { layer: borders.states, feature: stateFeature };
       country ??= byCode.get(US_ZIP_COUNTRIES.has(usState.code) ? usState.code : 'US');
     } else if (admin1) {
-      const area = admin1.records[admin1.index.find(lon, lat)];
+      const feature = admin1.index.find(lon, lat);
+      const area = admin1.records[feature];
       if (area && (!country || area.countryCode === country.code)) {
         out.state = { code: area.code, name: area.name };
+        out.stateBorder = { layer: borders.admin1!, feature };
         country ??= byCode.get(area.countryCode);
       }
     }
     if (country) out.country = { code: country.code, name: country.name, flag: country.flag };
+    if (country && countryFeature >= 0) out.countryBorder = { layer: borders.countries, feature: countryFeature };
+    if (countryState) return out;
     if (usState) {
       const county = counties.records[counties.index.find(lon, lat)];
       if (county) out.county = { code: county.fips, name: county.name };

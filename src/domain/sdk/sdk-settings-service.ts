@@ -9,6 +9,15 @@ export type SdkSettingsPatch = { [K in keyof SdkSettings]?: SdkSettings[K] | nul
 
 const NONE = Symbol('none');
 
+/** Every setting of the document, each replaced or removed on its own by a patch. */
+export const SDK_SETTING_FIELDS = [
+  'trackingOptions',
+  'sdkConfiguration',
+  'featureSettings',
+  'jurisdiction',
+  'keyRestrictions',
+] as const;
+
 /**
  * The SDK settings of each tenant, read by every track and every `/v1/config`: kept in memory so a
  * track costs no extra query. This process's writes update the copy; other processes' (the CLI, other
@@ -19,11 +28,22 @@ export class SdkSettingsService {
   // Bumped on every change report, so that a read that started before one does not keep stale data.
   #generation = 0;
 
+  /** Bumped on every write seen (this process's or reported): readers of all tenants' settings re-read. */
+  get generation(): number {
+    return this.#generation;
+  }
+
   constructor(
     private readonly store: SettingsStore,
     /** Delivers other connections' commits now (SQLite), so a read right after a CLI write sees it. */
     private readonly syncExternal: () => void = () => {},
   ) {}
+
+  /** What is in memory for the tenant: undefined when it must be read (`get`), so a caller can stay synchronous. */
+  peek(tenant: Tenant): SdkSettings | null | undefined {
+    const kept = this.#cache.get(keyOf(tenant));
+    return kept === NONE ? null : kept;
+  }
 
   async get(tenant: Tenant): Promise<SdkSettings | null> {
     this.syncExternal();
@@ -39,7 +59,7 @@ export class SdkSettingsService {
   async patch(tenant: Tenant, patch: SdkSettingsPatch): Promise<SdkSettings> {
     const current = (await this.store.getSdk(tenant)) ?? {};
     const next: SdkSettings = { ...current };
-    for (const field of ['trackingOptions', 'sdkConfiguration', 'featureSettings'] as const) {
+    for (const field of SDK_SETTING_FIELDS) {
       const value = patch[field];
       if (value === null) delete next[field];
       else if (value !== undefined) (next as Record<string, unknown>)[field] = value;

@@ -1,4 +1,6 @@
 import { invalid, invalidParam } from '../errors.js';
+import type { JurisdictionSettings } from '../jurisdiction/jurisdiction-settings.js';
+import type { KeyRestrictions } from '../projects/key-restrictions.js';
 import {
   expandTrackingOptions,
   parseTrackingOptions,
@@ -29,6 +31,10 @@ export interface SdkSettings {
   trackingOptions?: TrackingOptionsSetting;
   sdkConfiguration?: SdkConfiguration;
   featureSettings?: Record<string, Scalar>;
+  /** Where the app may serve users (docs/jurisdiction.md); kept here so every track reads it from memory. */
+  jurisdiction?: JurisdictionSettings;
+  /** The web origins and app ids a publishable key may be used from. */
+  keyRestrictions?: KeyRestrictions;
 }
 
 /** The `meta` fields the SDKs parse, for one platform. */
@@ -175,6 +181,8 @@ export function sdkSettingsJson(s: SdkSettings | null): Record<string, unknown> 
       : { ...fields };
   }
   if (s?.featureSettings) out.featureSettings = s.featureSettings;
+  if (s?.jurisdiction) out.jurisdiction = s.jurisdiction;
+  if (s?.keyRestrictions) out.keyRestrictions = s.keyRestrictions;
   return out;
 }
 

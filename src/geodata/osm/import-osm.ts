@@ -5,6 +5,7 @@ import { type ImportSummary, type LayerManifest, PACK_FORMAT } from '../manifest
 import { packPaths, replaceDirectory, writeJson } from '../pack-files.js';
 import { SOURCES } from '../sources.js';
 import { buildAddressLayer } from './addresses/address-layer.js';
+import { buildBoundaryLayer } from './boundaries/boundary-layer.js';
 import { readOsmFile } from './osm-file.js';
 import type { OsmLayerBuilder } from './osm-layer-builder.js';
 import { buildPlaceLayer } from './places/place-layer.js';
@@ -15,6 +16,7 @@ const BUILDERS: ReadonlyArray<[string, OsmLayerBuilder]> = [
   ['addresses', buildAddressLayer],
   ['roads', buildRoadGraphs],
   ['map features', buildMapFeatures],
+  ['boundaries', buildBoundaryLayer],
 ];
 
 /** The region an extract is imported as: its file name without `.osm.pbf`, in lower-case slug form. */

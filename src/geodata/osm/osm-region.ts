@@ -4,6 +4,7 @@ import { openRoadGraphs, type RoadGraphs } from '../../routing/graph/road-graphs
 import { type LayerManifest, PACK_FORMAT } from '../manifest.js';
 import { packPaths, readJson } from '../pack-files.js';
 import { type AddressLayer, openAddressLayer } from './addresses/address-layer.js';
+import { type BoundaryLayers, openBoundaryLayers } from './boundaries/boundary-layer.js';
 import { openPlaceLayer, type PlaceLayer } from './places/place-layer.js';
 
 /** One imported OpenStreetMap region, opened: each part is null when its files are absent. */
@@ -15,6 +16,8 @@ export interface OsmRegion {
   readonly places: PlaceLayer | null;
   readonly addresses: AddressLayer | null;
   readonly roads: RoadGraphs | null;
+  /** Administrative areas with exact borders (country, state, county, locality). */
+  readonly boundaries: BoundaryLayers | null;
 }
 
 /** The region folders that hold a finished import (a manifest), sorted by name. */
@@ -37,12 +40,13 @@ export async function openOsmRegions(dataDir: string): Promise<OsmRegion[]> {
           `OSM region in ${dir} has format ${manifest.version}, this build reads ${PACK_FORMAT}: import it again`,
         );
       }
-      const [places, addresses, roads] = await Promise.all([
+      const [places, addresses, roads, boundaries] = await Promise.all([
         openPlaceLayer(dir),
         openAddressLayer(dir),
         openRoadGraphs(dir),
+        openBoundaryLayers(dir),
       ]);
-      return { name: manifest.region ?? dir, dir, manifest, places, addresses, roads };
+      return { name: manifest.region ?? dir, dir, manifest, places, addresses, roads, boundaries };
     }),
   );
 }

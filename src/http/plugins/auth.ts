@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler } from 'fastify';
+import { isRestricted, requestAllowed } from '../../domain/projects/key-restrictions.js';
 import { keyFromAuthorization } from '../../domain/projects/keys.js';
 import type { ResolvedKey } from '../../domain/projects/project.js';
+import type { SdkSettings } from '../../domain/sdk/sdk-settings.js';
 import type { RateDecision, RateRule } from '../../ratelimit/rate-limiter.js';
-import type { AppDeps, AuthLevel } from '../context.js';
+import { type AppDeps, type AuthLevel, tenantOf } from '../context.js';
 import { HttpError } from '../http-error.js';
 
 /**
@@ -73,6 +75,17 @@ function keyCheck(deps: AppDeps, route: RouteAuth): onRequestHookHandler {
   /** Everything after the key and quota checks; synchronous when the limiter is. */
   const admit = (req: FastifyRequest, reply: FastifyReply, auth: ResolvedKey, now: number): void | Promise<void> => {
     req.auth = auth;
+    const restricted = checkRestrictions(deps, req, auth);
+    if (restricted) return restricted.then(() => limitKey(req, reply, auth, now));
+    return limitKey(req, reply, auth, now);
+  };
+
+  const limitKey = (
+    _req: FastifyRequest,
+    reply: FastifyReply,
+    auth: ResolvedKey,
+    now: number,
+  ): void | Promise<void> => {
     if (!route.perKeyLimit) return;
     const limit = limitOf(auth);
     const decision = deps.rateLimiter.consume(limit.bucket, limit.rules, now);
@@ -119,6 +132,35 @@ function keyCheck(deps: AppDeps, route: RouteAuth): onRequestHookHandler {
     if (pending) pending.then(() => done(), done);
     else done();
   };
+}
+
+/**
+ * A publishable key's site and app restrictions (`keyRestrictions`): a request must come from an
+ * allowed web origin (`Origin`, else `Referer`) or app (`X-Radar-Mobile-Origin`), else 403 naming
+ * Authorization. Synchronous while the tenant's settings are in memory; secret keys pass.
+ */
+function checkRestrictions(deps: AppDeps, req: FastifyRequest, auth: ResolvedKey): Promise<void> | undefined {
+  if (auth.level !== 'publishable') return undefined;
+  const tenant = tenantOf(auth);
+  const kept = deps.services.sdkSettings.peek(tenant);
+  if (kept === undefined) return deps.services.sdkSettings.get(tenant).then((s) => refuseUnlisted(req, s));
+  refuseUnlisted(req, kept);
+  return undefined;
+}
+
+function refuseUnlisted(req: FastifyRequest, settings: SdkSettings | null): void {
+  const r = settings?.keyRestrictions;
+  if (!isRestricted(r)) return;
+  const h = req.headers;
+  const origin = typeof h.origin === 'string' ? h.origin : undefined;
+  const referer = typeof h.referer === 'string' ? h.referer : undefined;
+  const mobile = h['x-radar-mobile-origin'];
+  if (requestAllowed(r, { origin, referer, mobileOrigin: typeof mobile === 'string' ? mobile : undefined })) return;
+  throw new HttpError(
+    403,
+    'Authorization',
+    "Authorization key is restricted to other sites and apps: this request's Origin, Referer or X-Radar-Mobile-Origin is not among them.",
+  );
 }
 
 /** Counts a request in its project's usage once it is answered, if it was accepted (below 400). */

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { PreflightPolicy } from '../../domain/projects/preflight-policy.js';
 
 /**
  * Browser clients preflight every request (the web SDK sends JSON content types and x-radar headers
@@ -43,13 +44,30 @@ export function applyCommonHeaders(req: FastifyRequest, reply: FastifyReply): vo
  * Sets the common headers and answers preflights. Synchronous: every request runs it, and an async
  * hook costs a promise and a microtask per request.
  */
-export function registerCors(app: FastifyInstance): void {
+export function registerCors(app: FastifyInstance, preflight?: PreflightPolicy): void {
   app.addHook('onRequest', (req, reply, done) => {
     applyCommonHeaders(req, reply);
     if (req.method !== 'OPTIONS') return done();
     // Answered here without calling done: no later hook or handler runs.
-    answerPreflight(req, reply);
+    const origin = req.headers.origin;
+    const allowed = origin && preflight ? preflight.allowed(origin) : true;
+    if (allowed === true) return answerPreflight(req, reply);
+    if (allowed === false) return refusePreflight(reply);
+    allowed.then(
+      (ok) => (ok ? answerPreflight(req, reply) : refusePreflight(reply)),
+      (err) => done(err),
+    );
   });
+}
+
+/**
+ * A preflight from a site no project's key restrictions allow: answered without any allow header, so
+ * the browser does not send the request.
+ */
+function refusePreflight(reply: FastifyReply): void {
+  reply.removeHeader('access-control-allow-origin');
+  reply.removeHeader('access-control-expose-headers');
+  reply.header('vary', 'Origin').code(204).send();
 }
 
 /** A header name (RFC 9110 token): only such names are echoed back. */

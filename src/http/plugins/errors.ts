@@ -10,6 +10,8 @@ const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
   'not-found': 404,
   conflict: 409,
   unavailable: 503,
+  // The project's jurisdiction lists refuse the location (docs/jurisdiction.md).
+  legal: 451,
 };
 
 /** Fastify's own failures that are the client's doing, mapped to the spec's error body. */

@@ -48,8 +48,9 @@ export function geocodingRoutes(app: FastifyInstance, { services }: AppDeps): vo
       summary: 'Location of an IP address (default: the request address; X-Forwarded-For with TRUST_PROXY)',
       query: { ip: ipAddress() },
     },
-    ({ query: q, req }) => {
+    async ({ query: q, req, tenant }) => {
       const found = geocoding.ip(q.ip ?? req.ip, q.ip === undefined);
+      await services.jurisdiction.checkCountry(tenant, found.address.countryCode, found.address.country);
       return { address: found.address, proxy: found.proxy, ip: found.ip };
     },
   );

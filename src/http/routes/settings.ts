@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { DomainError, invalidParam } from '../../domain/errors.js';
+import { parseJurisdiction } from '../../domain/jurisdiction/jurisdiction-settings.js';
 import type { Metadata } from '../../domain/metadata.js';
+import { parseKeyRestrictions } from '../../domain/projects/key-restrictions.js';
 import { parseFeatureSettings, parseSdkConfiguration, sdkSettingsJson } from '../../domain/sdk/sdk-settings.js';
 import type { SdkSettingsPatch } from '../../domain/sdk/sdk-settings-service.js';
 import { parseTrackingOptions, TRACKING_PRESETS } from '../../domain/sdk/tracking-options.js';
@@ -91,6 +93,18 @@ const sdkParams = {
   featureSettings: param(
     { type: 'object', description: 'feature settings the mobile SDKs read; null removes' },
     (raw, name) => parseFeatureSettings(jsonText(raw), name),
+  ),
+  jurisdiction: param(
+    {
+      type: 'object',
+      description:
+        'blockedCountries, allowedCountries, allowedStates, bufferMeters, exclusionTag (docs/jurisdiction.md); null removes',
+    },
+    (raw, name) => parseJurisdiction(jsonText(raw), name),
+  ),
+  keyRestrictions: param(
+    { type: 'object', description: 'origins and apps a publishable key may be used from; null removes' },
+    (raw, name) => parseKeyRestrictions(jsonText(raw), name),
   ),
 };
 

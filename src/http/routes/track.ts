@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { parseRangedBeacons } from '../../domain/beacons/ranged-beacons.js';
 import { DomainError, invalidParam } from '../../domain/errors.js';
+import { jurisdictionFields } from '../../domain/jurisdiction/jurisdiction-fields.js';
+import type { JurisdictionAnswer } from '../../domain/jurisdiction/jurisdiction-service.js';
+import type { Region, RegionSet } from '../../domain/regions/region.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { TrackRequest, TrackResult } from '../../domain/tracking/track-request.js';
 import type { DeviceType } from '../../domain/users/user.js';
@@ -124,11 +127,29 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
     body: TrackBody & Parsed<typeof sdkTrackBody> & { deviceId: string },
     req: FastifyRequest,
     tenant: Tenant,
+    verdict: JurisdictionAnswer | null,
   ) => {
     const request = toTrackRequest(body, req, tenant, clock.now());
     const result = await services.tracking.track(request);
+    if (verdict) withJurisdiction(result, verdict);
     return present(result, await trackExtras(services, tenant, request, body, result, clock.now()));
   };
+  /** The answer's jurisdiction fields, over the Regions step's country and state (or found for them). */
+  const withJurisdiction = (result: TrackResult, verdict: JurisdictionAnswer) => {
+    const f = result.userFields;
+    const regions: RegionSet =
+      f.country || f.state
+        ? { country: f.country as Region | undefined, state: f.state as Region | undefined }
+        : verdict.regions;
+    const fraud = (f.fraud as Record<string, unknown> | undefined) ?? {};
+    result.userFields = { ...f, ...jurisdictionFields(verdict, regions, fraud) };
+  };
+  /**
+   * The jurisdiction check, before the device limits and the track's transaction: a refused (451)
+   * track takes nothing from the device's windows, writes nothing and fires no event.
+   */
+  const judge = (tenant: Tenant, body: { latitude: number; longitude: number }) =>
+    services.jurisdiction.at(tenant, [body.longitude, body.latitude], 'latitude');
 
   defineRoute(
     app,
@@ -143,9 +164,10 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
       onSend: refundRefused,
     },
     async ({ body, tenant, req, reply }) => {
+      const verdict = await judge(tenant, body);
       const device = await withDevice(body, tenant);
       await limitDevice(req, reply, tenant, device.deviceId);
-      return track(device, req, tenant);
+      return track(device, req, tenant, verdict);
     },
   );
 
@@ -161,9 +183,10 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
       perKeyLimit: false,
     },
     async ({ body, tenant, req, reply }) => {
+      const verdict = await judge(tenant, body);
       const device = await withDevice(body, tenant);
       await limitDevice(req, reply, tenant, device.deviceId);
-      return track({ ...device, verified: true }, req, tenant);
+      return track({ ...device, verified: true }, req, tenant, verdict);
     },
   );
 
@@ -183,6 +206,8 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
       const items = await Promise.all(
         body.replays.map((raw, i) => withDevice(parseReplay(raw, i), tenant, `replays[${i}].deviceId`)),
       );
+      // Every replayed fix is judged first: one in a refused country refuses the whole request.
+      for (const item of items) await judge(tenant, item);
       // One request, one count against the device limits, however many updates it carries.
       await limitDevice(req, reply, tenant, items[0]!.deviceId);
       const reqs = items.map((b, i) =>
