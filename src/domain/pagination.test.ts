@@ -49,3 +49,36 @@ describe('readInTurns', () => {
     assert.ok(severalParts > 200, `${severalParts} of 300`);
   });
 });
+
+describe('readInTurns part sizes', () => {
+  const times = Array.from({ length: 200 }, (_, i) => 1_000_000 - i);
+  /** `reader(times)` whose reads take `msPerItem` on the event loop, as a synchronous store's do. */
+  const slowReader = (msPerItem: number) => {
+    const parted = reader(times);
+    const parts: number[] = [];
+    const read = async (q: PageQuery) => {
+      const page = await parted.read(q);
+      const until = performance.now() + msPerItem * page.items.length;
+      while (performance.now() < until);
+      parts.push(page.items.length);
+      return page;
+    };
+    return { read, parts };
+  };
+
+  it('keeps parts of costly items small, so no part holds the loop long', async () => {
+    const { read, parts } = slowReader(4);
+    const page = await readInTurns(read, { limit: 30 }, (x) => x, 10);
+    assert.equal(page.items.length, 30);
+    // A part of 4 ms items doubles only while it takes under 5 ms.
+    assert.ok(Math.max(...parts) <= 2, parts.join(','));
+  });
+
+  it('grows parts of cheap items up to the size given', async () => {
+    const { read, parts } = slowReader(0);
+    const page = await readInTurns(read, { limit: 150 }, (x) => x, 50);
+    assert.equal(page.items.length, 150);
+    assert.equal(Math.max(...parts), 50, parts.join(','));
+    assert.ok(parts.length <= 9, parts.join(','));
+  });
+});

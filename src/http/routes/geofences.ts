@@ -3,6 +3,7 @@ import type { Geofence } from '../../domain/geofences/geofence.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute, JsonText } from '../define-route.js';
+import { jsonListBody } from '../json-list-body.js';
 import { cursor, listLimit, pathSegment } from '../params/common.js';
 import { geofenceUpsertBody } from '../params/geofence-body.js';
 import { str } from '../params/index.js';
@@ -61,7 +62,18 @@ export function geofenceRoutes(app: FastifyInstance, { services, clock, store }:
         after: query.createdAfter,
         tag: query.tag,
       });
-      return { meta: { hasMore: page.hasMore }, geofences: page.items.map((g) => presentGeofence(g, clock.now())) };
+      // Each fence printed when its chunk is (json-list-body.ts), by `geofenceJson`, about 4.5 times
+      // faster than JSON.stringify on an outline's doubles: 1,000 fences can be 400 MB of JSON.
+      const now = clock.now();
+      const { items } = page;
+      return new JsonText(
+        jsonListBody(
+          `{"meta":{"code":200,"hasMore":${page.hasMore}},"geofences":[`,
+          items.length,
+          (i) => geofenceJson(items[i]!, now),
+          ']}',
+        ),
+      );
     },
   );
 

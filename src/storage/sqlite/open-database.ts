@@ -20,8 +20,11 @@ export function openDatabase(file: string): SqliteDb {
   // 64 MiB of page cache instead of SQLite's 2 MiB: the index pages a track touches (users, events,
   // memberships) then stay in the process instead of being read back from the OS on every write.
   db.pragma('cache_size = -65536');
-  // The database file's pages are read from the OS's cache without a system call each.
-  db.pragma('mmap_size = 1073741824');
+  // No memory-mapped reads (SQLite's default): every page of the file that a process reads through a map
+  // stays in its resident memory until the map goes, and one connection (the server has one) never
+  // drops it. Loading a 100,000-fence index read ~350 MB of the file that way, and the server kept it
+  // (docs/performance-log.md, Memory). Read with a system call each, pages go through the page cache
+  // above, which one connection keeps valid across its own commits.
   migrate(db);
   return db;
 }
