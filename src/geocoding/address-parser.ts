@@ -102,7 +102,22 @@ function quickParse(text: string, knownStreet: (key: string) => boolean): Parsed
 }
 
 // USPS Publication 28, appendix C2: secondary unit designators people write after the street.
-const UNIT_WORDS = ['apartment', 'apt', 'building', 'bldg', 'floor', 'fl', 'lot', 'room', 'rm', 'space', 'spc', 'suite', 'ste', 'unit'];
+const UNIT_WORDS = [
+  'apartment',
+  'apt',
+  'building',
+  'bldg',
+  'floor',
+  'fl',
+  'lot',
+  'room',
+  'rm',
+  'space',
+  'spc',
+  'suite',
+  'ste',
+  'unit',
+];
 const UNIT_TAIL = /^(.*?[a-z].*?)\s+(?:#\s*([a-z0-9-]+)|([a-z]+)\.?\s+#?([a-z0-9-]+))$/i;
 
 /**
