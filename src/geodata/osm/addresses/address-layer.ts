@@ -250,6 +250,11 @@ export class AddressLayer {
     this.sampleIndex.finish();
   }
 
+  /** The postcode tagged on address `i` (`''` when none), without building its row. */
+  postcodeAt(i: number): string {
+    return this.a.postcode[i]!;
+  }
+
   address(i: number): AddressRow {
     const a = this.a;
     const sid = a.streetId[i]!;
