@@ -62,7 +62,7 @@ function header(view: DataView, fileBytes: number, bbox: number[]): void {
   view.setInt32(24, fileBytes / 2);
   view.setInt32(28, 1000, true);
   view.setInt32(32, 5, true);
-  bbox.forEach((v, i) => view.setFloat64(36 + 8 * i, v, true));
+  for (const [i, v] of bbox.entries()) view.setFloat64(36 + 8 * i, v, true);
 }
 
 function writeShp(shapes: Ring[][]): { shp: Uint8Array; shx: Uint8Array } {
@@ -83,7 +83,7 @@ function writeShp(shapes: Ring[][]): { shp: Uint8Array; shx: Uint8Array } {
     sv.setInt32(at + 4, contents[k]! / 2);
     let c = at + 8;
     sv.setInt32(c, 5, true);
-    box(rings.flat()).forEach((v, i) => sv.setFloat64(c + 4 + 8 * i, v, true));
+    for (const [i, v] of box(rings.flat()).entries()) sv.setFloat64(c + 4 + 8 * i, v, true);
     sv.setInt32(c + 36, rings.length, true);
     sv.setInt32(
       c + 40,
