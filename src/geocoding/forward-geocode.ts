@@ -44,9 +44,12 @@ export function forwardGeocode(pack: GeodataPack, query: string, opts: ForwardOp
   }
   const parsed = parseAddress(query, (key) => streetsByKey(pack, key).length > 0 || hasAddressStreet(pack, key));
   const cc = opts.country;
-  const fine = fineForward(pack, query, parsed, wants, limit).filter(
-    (a) => !cc || (a.countryCode !== undefined && cc.includes(a.countryCode)),
-  );
+  const inCountry = (a: GeocodeAddress) => !cc || (a.countryCode !== undefined && cc.includes(a.countryCode));
+  let fine = fineForward(pack, query, parsed, wants, limit).filter(inCountry);
+  // pelias-parser may split a street with a typo in its type word (`Manor Roed`) where the canonical
+  // line reads it whole: a second reading before falling back.
+  const line = fine.length === 0 ? parseAddressLine(query) : null;
+  if (line && line.street !== parsed.street) fine = fineForward(pack, query, line, wants, limit).filter(inCountry);
   const addressLike = Boolean(parsed.number || parsed.intersection || (parsed.street && parsed.locality));
   if (fine.length > 0 && addressLike) return fine;
   if (fine.length === 0 && addressLike) return addressFallback(pack, parsed, opts);
@@ -83,8 +86,10 @@ function addressFallback(pack: GeodataPack, parsed: ParsedAddress, opts: Forward
     const found = coarseForward(pack, [parsed.locality, parsed.region].filter(Boolean).join(', '), town);
     if (found.length > 0) return asFallback(found);
   }
+  // A region alone (`…, CA`) is the state of that code, not Canada.
+  const state = parsed.locality ? opts : within(['state']);
   const rest = [parsed.locality, parsed.region].filter(Boolean).join(', ');
-  return rest ? asFallback(coarseForward(pack, rest, opts)) : [];
+  return rest && state ? asFallback(coarseForward(pack, rest, state)) : [];
 }
 /**
  * Forward geocodes a free-text query against the pack's names: localities, neighbourhoods, ZIP codes,

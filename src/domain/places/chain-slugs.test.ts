@@ -1,3 +1,4 @@
+// store-independent: slug resolution over an in-memory list of places
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { PlaceLayer } from '../../geodata/osm/places/place-layer.js';

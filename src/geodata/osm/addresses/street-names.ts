@@ -222,11 +222,15 @@ function uspsLine(name: string): string {
 
 /**
  * The key forms of the street types and directions one edit away from a typed word that is none of them
- * (`ssreet`, `bouleard` → `st`, `blvd`; `nrth` → `n`). Words under four letters and numbers are left alone:
- * `sy` or `223` one edit away from a type would mostly be a name.
+ * (`ssreet`, `bouleard`, `rod` → `st`, `blvd`, `rd`; `nrth` → `n`), and the number of an ordinal whose suffix
+ * has the typo (`223gd` → `223`). Words under three letters and bare numbers are left alone: `sy` or `223`
+ * one edit away from a type would mostly be a name or another street.
  */
 export function nearAffixes(word: string): readonly string[] {
-  if (word.length < 4 || /\d/.test(word) || CANONICAL.has(word) || ABBREVIATIONS.has(word)) return [];
+  // `223gd`, `215t`, `207fth`: an ordinal whose suffix took the typo is its number.
+  const ordinal = /^(\d+)[a-z]{1,4}$/.exec(word);
+  if (ordinal) return [ordinal[1]!];
+  if (word.length < 3 || /\d/.test(word) || CANONICAL.has(word) || ABBREVIATIONS.has(word)) return [];
   let near = nearKept.get(word);
   if (!near) {
     const out = new Set<string>();
