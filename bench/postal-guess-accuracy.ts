@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { importPostal } from '../src/geodata/import-postal.js';
 import { importOsm } from '../src/geodata/osm/import-osm.js';
 import { openGeodataPack } from '../src/geodata/pack.js';
+import { taggedPostcodeOf } from '../src/geodata/tagged-postcode.js';
 import { copyOfSharedTestPack, fixturesDir, missingFixturesMessage } from '../src/geodata/test-pack.js';
 import { seededRandom } from '../test/helpers/seeded-random.js';
 
@@ -58,7 +59,9 @@ try {
       if (!code) continue;
       n++;
       if (plain.regionsAt(lon, lat).postalCode?.code === code) nearest++;
-      if (osm.regionsAt(lon, lat).postalCode?.code === code) tagged++;
+      const guess = osm.regionsAt(lon, lat).postalCode;
+      const fromAddresses = guess?.approximate ? taggedPostcodeOf(osm)?.(lon, lat) : undefined;
+      if ((fromAddresses ?? guess?.code) === code) tagged++;
     }
     const pct = (k: number) => `${((100 * k) / n).toFixed(1)}% (${k}/${n})`;
     console.log(`| ${set.name} | ${pct(nearest)} | ${pct(tagged)} |`);

@@ -14,7 +14,6 @@ import type { InstalledPackage } from './package-dir.js';
 import type { CountryRecord, CountyRecord, DmaRecord, PostalAreaRecord, StateRecord } from './records.js';
 import { type Regions, regionLookup } from './regions-at.js';
 import type { DataSource } from './sources.js';
-import { taggedPostcodeLookup } from './tagged-postcode.js';
 import { ZipTable } from './zip-table.js';
 
 export type { IpLocation } from './ip-database.js';
@@ -156,10 +155,7 @@ export async function openGeodataPack(dataDir: string, opts: OpenPackOptions = {
     population: sumAreaPopulation(localities, records.countries, records.states, records.admin1, records.counties),
     ipDatabase: { available: ip.available, description: ip.description },
     country: (code) => byCode.get(code),
-    regionsAt: regionLookup({
-      ...{ countries, states, counties, admin1, dma: dma?.layer, postal: postal?.layer, zips },
-      taggedPostcode: taggedPostcodeLookup(osmRegions),
-    }),
+    regionsAt: regionLookup({ countries, states, counties, admin1, dma: dma?.layer, postal: postal?.layer, zips }),
     ipLookup: (address) => ip.lookup(address),
     attribution: () => attributionOf(sources),
   };

@@ -23,8 +23,6 @@ export interface RegionLayers {
   dma: OpenPolygonLayer<DmaRecord> | undefined;
   postal: OpenPolygonLayer<PostalAreaRecord> | undefined;
   zips: ZipTable;
-  /** The postcode the imported OSM addresses around a point are tagged with, if any (see `taggedPostcode`). */
-  taggedPostcode?: (lon: number, lat: number) => string | undefined;
 }
 
 /** Countries whose addresses use US ZIP codes and whose states and counties come from us-atlas. */
@@ -38,12 +36,12 @@ export const US_ZIP_COUNTRIES: ReadonlySet<string> = new Set(['US', 'PR', 'GU', 
  *   state did: the two sources generalize coastlines differently), else the admin-1 polygon when present;
  * - county: the us-atlas county, in the US only; dma: the operator's merged DMA polygon;
  * - postalCode, in the US and its territories only: the imported ZCTA polygon containing the point, else,
- *   on land (inside a us-atlas state), the postcode most of the nearest tagged OSM addresses carry where an
- *   imported region has them, else the nearest Census ZCTA internal point in the same state within
- *   `ZIP_POINT_MAX_METERS` (both approximate).
+ *   on land (inside a us-atlas state), the nearest Census ZCTA internal point in the same county, else in the
+ *   same state, within `ZIP_POINT_MAX_METERS` (approximate; `RegionService` prefers the postcode of
+ *   nearby tagged OSM addresses, see `tagged-postcode.ts`).
  */
 export function regionLookup(layers: RegionLayers): (lon: number, lat: number) => Regions {
-  const { countries, states, counties, admin1, dma, postal, zips, taggedPostcode } = layers;
+  const { countries, states, counties, admin1, dma, postal, zips } = layers;
   const byCode = new Map(countries.records.map((c) => [c.code, c]));
   return (lon, lat) => {
     const out: Regions = {};
@@ -73,11 +71,6 @@ export function regionLookup(layers: RegionLayers): (lon: number, lat: number) =
       const area = postal?.records[postal.index.find(lon, lat)];
       if (area) out.postalCode = { code: area.code, approximate: false };
       else if (usState) {
-        const tagged = taggedPostcode?.(lon, lat);
-        if (tagged) {
-          out.postalCode = { code: tagged, approximate: true };
-          return out;
-        }
         // A ZIP point in the point's own county first: across a channel or a county line the nearest
         // point is often the other side's.
         const county = out.county?.code;
