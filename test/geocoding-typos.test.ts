@@ -1,3 +1,4 @@
+// store-independent: forward geocoding reads only the geodata pack
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertOk } from './helpers/assertions.js';
