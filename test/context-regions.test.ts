@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { copyOfSharedTestPack, fixturesDir, missingFixturesMessage, type TestPack } from '../src/geodata/test-pack.js';
@@ -8,6 +9,7 @@ import { get, setRegions, startGeodataServer } from './helpers/geodata.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { serverSuite } from './helpers/server-suite.js';
 import { track, trackBody, typesOf } from './helpers/tracking.js';
+import { zctaShapefileZip } from './helpers/zcta-shapefile-zip.js';
 
 const HONOLULU = '21.3069,-157.8583';
 const context = (s: TestServer, coordinates: string) => get(s, '/v1/context', { coordinates });
@@ -107,5 +109,33 @@ describe('operator imports reach a running server', () => {
     assert.equal(c.dma?.code, '744', 'the DMA layer is still there');
     const baltimore = (await context(s, '39.29,-76.61')).body.context;
     assert.equal(baltimore.postalCode.approximate, true, 'outside the imported polygons: the nearest point');
+  });
+
+  it('import postal adds a second state from the Census shapefile zip as published, keeping the first', async (t) => {
+    if (!fixtures.present) return t.skip(missingFixturesMessage(fixtures.dir));
+    const env = { DATA_DIR: pack.dataDir, GEODATA_DIR: pack.dataDir };
+    // tl_2020_us_zcta520.zip as the Census Bureau publishes it, made here from the DC ZCTAs, then the
+    // Hawaii GeoJSON again: two files in one run, each adding or replacing only its own codes.
+    const dc = JSON.parse(await readFile(path.join(fixtures.dir, 'zcta', 'dc-zcta-2010.geojson'), 'utf8'));
+    const zip = path.join(pack.dataDir, 'tl_2020_us_zcta520.zip');
+    await writeFile(zip, zctaShapefileZip(dc));
+    const hi = path.join(fixtures.dir, 'zcta', 'hi-zcta-2010.geojson');
+    const run = await runCli(['import', 'postal', zip, hi], env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /Importing ZCTA polygons \[#+-*\] \d+\/\d+ reading tl_2020_us_zcta520\.zip/);
+    assert.match(run.stdout, new RegExp(`postalAreas: ${dc.features.length + 94}\\b`));
+    const whiteHouse = await eventually('38.8977,-77.0365', (x) => x.postalCode && !x.postalCode.approximate, 'DC');
+    assert.match(whiteHouse.postalCode.code, /^20\d{3}$/);
+    const honolulu = (await context(s, HONOLULU)).body.context;
+    assert.notEqual(honolulu.postalCode.approximate, true, 'the Hawaii polygons are still there');
+    assert.match(honolulu.postalCode.code, /^968\d\d$/);
+
+    // One state's file again replaces only its codes: DC alone, Hawaii stays.
+    const again = await runCli(['import', 'postal', path.join(fixtures.dir, 'zcta', 'dc-zcta-2010.geojson')], env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /keptFromEarlier: 94\b/);
+    assert.notEqual((await context(s, HONOLULU)).body.context.postalCode.approximate, true);
+    const dcAgain = (await context(s, '38.8977,-77.0365')).body.context;
+    assert.notEqual(dcAgain.postalCode.approximate, true);
   });
 });

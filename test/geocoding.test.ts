@@ -43,6 +43,28 @@ describe('geocoding over the world pack', () => {
       assert.deepEqual((await get(s, '/v1/geocode/forward', { query: 'xqzvkw' })).body.addresses, []);
     });
 
+    it('a full address where no region is imported answers its ZIP or town as a fallback', async () => {
+      const zip = await get(s, '/v1/geocode/forward', { query: '20 W 34th St, New York, NY 10001' });
+      assertOk(zip);
+      assert.deepEqual(
+        zip.body.addresses.map((a: { layer: string; postalCode?: string; confidence: string }) => [
+          a.layer,
+          a.postalCode,
+          a.confidence,
+        ]),
+        [['postalCode', '10001', 'fallback']],
+      );
+      const town = await get(s, '/v1/geocode/forward', { query: '20 W 34th St, New York' });
+      assertOk(town);
+      assert.equal(town.body.addresses[0].layer, 'locality', labels(town).join(' | '));
+      assert.match(town.body.addresses[0].formattedAddress, /^New York City, NY/);
+      assert.ok(town.body.addresses.every((a: { confidence: string }) => a.confidence === 'fallback'));
+      const springfield = await get(s, '/v1/geocode/forward', { query: '123 Main St, Springfield, IL' });
+      assert.deepEqual(labels(springfield).slice(0, 1), ['locality:Springfield, IL US']);
+      const nowhere = await get(s, '/v1/geocode/forward', { query: '20 W 34th St, Xqzvkville' });
+      assert.deepEqual(nowhere.body.addresses, [], 'nothing in the address matches');
+    });
+
     it('each layer answers only itself; fine layers and those the pack lacks answer nothing', async () => {
       const cases: Record<string, string> = {
         locality: 'honolulu',

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { openPlaceLayer } from '../src/geodata/osm/places/place-layer.js';
 import { assertError, assertOk } from './helpers/assertions.js';
 import { haversineMeters } from './helpers/fixtures.js';
 import { get } from './helpers/geodata.js';
@@ -107,6 +109,49 @@ describe('Places over imported OSM regions', () => {
     );
     const small = await search({ chains: '7-eleven,starbucks', near: near(EL_CENTRO), radius: '100' });
     assert.deepEqual(small.body.places, []);
+  });
+
+  it("finds a chain by its brand name's plain slug (sonic, staples, att) as well as by its qualified slug", async (t) => {
+    if (skipped(t)) return;
+    if ('skip' in pack) return;
+    // The brands whose catalogue slug carries a Q-id in Imperial County (another brand of the same name
+    // took the plain slug worldwide), read from the imported layer.
+    const layer = await openPlaceLayer(join(pack.dataDir, 'pack', 'osm', pack.imports[0]!.region!));
+    const wanted = new Map([
+      ['sonic', 'Sonic'],
+      ['staples', 'Staples'],
+      ['att', 'AT&T'],
+    ]);
+    const found = new Map<string, { id: string; slug: string; at: LonLat }>();
+    for (let i = 0; layer && i < layer.count; i++) {
+      const r = layer.record(i);
+      for (const [plain, name] of wanted)
+        if (r.chain?.name === name && !found.has(plain))
+          found.set(plain, { id: r.id, slug: r.chain.slug, at: [r.lon, r.lat] });
+    }
+    assert.deepEqual(
+      [...found.keys()].sort(),
+      [...wanted.keys()].sort(),
+      'Imperial has a Sonic, a Staples and an AT&T',
+    );
+    for (const [plain, place] of found) {
+      assert.match(place.slug, /-q\d+$/, `${plain}: the catalogue slug is qualified (${place.slug})`);
+      for (const slug of [plain, place.slug]) {
+        const res = await search({ chains: slug, near: near(place.at), radius: '200' });
+        assertOk(res);
+        const ids = (res.body.places as WirePlace[]).map((p) => p._id);
+        assert.ok(ids.includes(place.id), `chains=${slug} finds ${place.id}: ${ids.join()}`);
+        assert.ok(
+          (res.body.places as WirePlace[]).every((p) => p.chain?.slug === place.slug),
+          slug,
+        );
+      }
+    }
+    // `at-and-t` (AT&T slugified with its "and") finds it too; a made-up brand finds nothing.
+    const att = found.get('att')!;
+    const res = await search({ chains: 'at-and-t', near: near(att.at), radius: '200' });
+    assert.ok((res.body.places as WirePlace[]).some((p) => p._id === att.id));
+    assert.deepEqual((await search({ chains: 'sonicx', near: near(att.at), radius: '200' })).body.places, []);
   });
 
   it('matches Honolulu Starbucks by name through name-suggestion-index (no brand tags in 2018)', async (t) => {

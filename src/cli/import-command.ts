@@ -12,13 +12,14 @@ import { progressBar } from './progress-bar.js';
 const USAGE = `import needs a source:
   npm run cli -- import world                     build the world pack from the installed npm packages
   npm run cli -- import dma <county-dma.csv>      county FIPS -> DMA table (county_fips,county_name,state,dma_code,dma_name)
-  npm run cli -- import postal <zcta.geojson>     Census ZCTA polygons
+  npm run cli -- import postal <zcta> [<zcta> …]  Census ZCTA polygons: GeoJSON, .shp or the Census .zip as published;
+                                                  each file adds or replaces only its own codes
   npm run cli -- import osm <file.osm.pbf>        an OpenStreetMap region: places, addresses, streets, road graphs
   ${IMPORT_GEOFENCES_USAGE}
                                                   a project's geofences from CSV or GeoJSON (docs/geofence-import.md)`;
 
 /**
- * `import world | dma <csv> | postal <geojson>`: builds or replaces one layer of the pack under
+ * `import world | dma <csv> | postal <zcta…> | osm <pbf>`: builds or replaces one layer of the pack under
  * GEODATA_DIR and prints what it loaded. A running server on that pack reloads it by itself.
  */
 export async function importCommand(config: Config, args: string[]): Promise<number> {
@@ -31,7 +32,8 @@ export async function importCommand(config: Config, args: string[]): Promise<num
       return 2;
     }
   }
-  if (extra.length > 0) return fail(`import ${source}: unexpected argument "${extra[0]}".\n${USAGE}`);
+  if (extra.length > 0 && source !== 'postal')
+    return fail(`import ${source}: unexpected argument "${extra[0]}".\n${USAGE}`);
   try {
     switch (source) {
       case 'world':
@@ -40,7 +42,13 @@ export async function importCommand(config: Config, args: string[]): Promise<num
       case 'dma':
         return done(await importDma(config.geodataDir, inputFile('dma', file, '<county-dma.csv>')));
       case 'postal':
-        return done(await importPostal(config.geodataDir, inputFile('postal', file, '<zcta.geojson>')));
+        return done(
+          await importPostal(
+            config.geodataDir,
+            [file, ...extra].map((f) => inputFile('postal', f, '<zcta.geojson|zcta.zip>')),
+            { onProgress: progressBar('Importing ZCTA polygons') },
+          ),
+        );
       case 'osm':
         return done(
           await importOsm(config.geodataDir, inputFile('osm', file, '<file.osm.pbf>'), {

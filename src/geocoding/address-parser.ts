@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { normalizeName } from '../geodata/normalize-name.js';
-import { canonicalWord, isStreetAffix, streetKey } from '../geodata/osm/addresses/street-names.js';
+import { canonicalWord, isStreetAffix, oneEditApart, streetKey } from '../geodata/osm/addresses/street-names.js';
 
 /** The parts of a free-text address, as typed (empty parts absent). */
 export interface ParsedAddress {
@@ -56,7 +56,10 @@ const INTERSECTION = /^(.+?)\s+(?:&|and|at|@|\/)\s+(.+)$/i;
 export function parseAddress(text: string, knownStreet?: (key: string) => boolean): ParsedAddress {
   const cached = cache.get(text);
   if (cached) return cached;
-  const parsed = (knownStreet && quickParse(text, knownStreet)) || parseUncached(text);
+  let parsed = (knownStreet && quickParse(text, knownStreet)) || parseUncached(text);
+  // pelias-parser answers nothing for a line whose street type it cannot read (`223rd Ssreet`): the
+  // canonical form is then read as written, and the typo left to the street lookup.
+  if (!parsed.street && !parsed.intersection) parsed = quickParse(text, () => true) ?? parsed;
   if (cache.size >= CACHE_SIZE) cache.clear();
   cache.set(text, parsed);
   return parsed;
@@ -77,8 +80,11 @@ function quickParse(text: string, knownStreet: (key: string) => boolean): Parsed
   if (parts.length > 4) return null;
   if (parts.length > 1 && COUNTRY.test(parts.at(-1)!)) parts.pop();
   const head = NUMBER_STREET.exec(parts[0]!);
-  if (!head || !knownStreet(streetKey(head[2]!))) return null;
-  const out: ParsedAddress = { number: head[1]!, street: head[2]! };
+  if (!head) return null;
+  const { street, unit } = splitUnit(head[2]!);
+  if (!knownStreet(streetKey(street))) return null;
+  const out: ParsedAddress = { number: head[1]!, street };
+  if (unit) out.unit = unit;
   const rest = parts.slice(1);
   const last = rest.length > 0 ? REGION_ZIP.exec(rest.at(-1)!) : null;
   if (last && (last[1] || last[2])) {
@@ -93,6 +99,48 @@ function quickParse(text: string, knownStreet: (key: string) => boolean): Parsed
     out.locality = loc[1]!;
   }
   return out;
+}
+
+// USPS Publication 28, appendix C2: secondary unit designators people write after the street.
+const UNIT_WORDS = [
+  'apartment',
+  'apt',
+  'building',
+  'bldg',
+  'floor',
+  'fl',
+  'lot',
+  'room',
+  'rm',
+  'space',
+  'spc',
+  'suite',
+  'ste',
+  'unit',
+];
+const UNIT_TAIL = /^(.*?[a-z].*?)\s+(?:#\s*([a-z0-9-]+)|([a-z]+)\.?\s+#?([a-z0-9-]+))$/i;
+
+/**
+ * `Springfield Blvd Apt 2` → street `Springfield Blvd`, unit `Apt 2`. The unit word may carry one typo
+ * (`Aptt 2`, `Suiet 4`) when it has three letters or more; its identifier must hold a digit or be one letter.
+ */
+/**
+ * The canonical line `number street[, locality][, ST 12345][, US]` read as written, without pelias-parser
+ * (whose dictionaries take seconds to load: a pack without imported streets has no reason to pay that).
+ */
+export function parseAddressLine(text: string): ParsedAddress | null {
+  return quickParse(text, () => true);
+}
+
+function splitUnit(line: string): { street: string; unit?: string } {
+  const m = UNIT_TAIL.exec(line.trim());
+  if (!m) return { street: line };
+  if (m[2]) return { street: m[1]!, unit: `#${m[2]}` };
+  const word = m[3]!.toLowerCase();
+  const id = m[4]!;
+  if (!/\d/.test(id) && id.length > 1) return { street: line };
+  const isUnit = UNIT_WORDS.some((u) => u === word || (word.length >= 3 && u.length >= 3 && oneEditApart(word, u)));
+  return isUnit ? { street: m[1]!, unit: `${m[3]} ${id}` } : { street: line };
 }
 
 function parseUncached(text: string): ParsedAddress {

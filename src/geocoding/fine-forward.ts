@@ -1,6 +1,6 @@
 import { normalizeName } from '../geodata/normalize-name.js';
 import { houseNumberKey, houseNumberValue } from '../geodata/osm/addresses/house-numbers.js';
-import { lastWordForms, streetKey } from '../geodata/osm/addresses/street-names.js';
+import { lastWordForms, nearAffixes, streetKey } from '../geodata/osm/addresses/street-names.js';
 import type { GeodataPack } from '../geodata/pack.js';
 import type { GeocodeAddress } from './address.js';
 import type { ParsedAddress } from './address-parser.js';
@@ -57,7 +57,10 @@ export function fineForward(
     .map((s) => s.address);
 }
 
-/** The streets a typed name means: same key, else one typo away. */
+/**
+ * The streets a typed name means: same key, else one typo away: in a street type or direction word
+ * (`223rd Ssreet`, `Nrth Broadway`, whose keys hold `st` and `n`, not the words typed), else anywhere.
+ */
 export function resolveStreets(pack: GeodataPack, typed: string): { key: string; hits: StreetHit[] } {
   const key = streetKey(typed);
   let hits = streetsByKey(pack, key);
@@ -68,6 +71,15 @@ export function resolveStreets(pack: GeodataPack, typed: string): { key: string;
     for (const form of lastWordForms(words.at(-1)!)) {
       const found = streetsByKey(pack, `${head} ${form}`);
       if (found.length > 0) return { key: `${head} ${form}`, hits: found };
+    }
+  }
+  if (hits.length === 0) {
+    for (let i = 0; i < words.length; i++) {
+      for (const form of nearAffixes(words[i]!)) {
+        const fixed = [...words.slice(0, i), form, ...words.slice(i + 1)].join(' ');
+        const found = streetsByKey(pack, fixed);
+        if (found.length > 0) return { key: fixed, hits: found };
+      }
     }
   }
   if (hits.length === 0 && key.replace(/[^a-z]/g, '').length >= 4) {

@@ -1,6 +1,6 @@
 import type { GeodataPack } from '../geodata/pack.js';
 import type { GeocodeAddress } from './address.js';
-import { parseAddress } from './address-parser.js';
+import { type ParsedAddress, parseAddress, parseAddressLine } from './address-parser.js';
 import { entityAddress } from './entity.js';
 import { entryScores } from './entry-scores.js';
 import { fineForward } from './fine-forward.js';
@@ -26,32 +26,71 @@ const CODE_BONUS = 2;
 /**
  * Forward geocodes a free-text query. With imported OSM regions the query is parsed as an address first
  * (see `fineForward`: addresses, interpolated numbers, streets, intersections, places); when that finds
- * nothing, an address query falls back to its locality, postcode or region (`fallback`), and any other
- * query is answered by {@link coarseForward}. A place whose whole name was typed follows the exact coarse
+ * nothing, an address query falls back to its postcode, locality or region (`fallback`), and any other
+ * query is answered by {@link coarseForward}. Without imported regions a full address still answers its
+ * postcode or locality as a fallback. A place whose whole name was typed follows the exact coarse
  * matches of its name.
  */
 export function forwardGeocode(pack: GeodataPack, query: string, opts: ForwardOptions = {}): GeocodeAddress[] {
   const limit = opts.limit ?? 10;
   const hasFine = addressRegions(pack).length > 0 || placeRegions(pack).length > 0;
   const wants = (l: GeocodeLayer) => !opts.layers || opts.layers.has(l);
-  if (!hasFine || !FINE_LAYERS.some(wants)) return coarseForward(pack, query, opts);
+  if (!hasFine || !FINE_LAYERS.some(wants)) {
+    const coarse = coarseForward(pack, query, opts);
+    // A full address where no region is imported (`20 W 34th St, New York`): its ZIP or town, as a fallback.
+    if (coarse[0]?.confidence === 'exact' || !ADDRESS_LINE.test(query)) return coarse;
+    const parsed = parseAddressLine(query);
+    return parsed ? addressFallback(pack, parsed, opts) : coarse;
+  }
   const parsed = parseAddress(query, (key) => streetsByKey(pack, key).length > 0 || hasAddressStreet(pack, key));
   const cc = opts.country;
-  const fine = fineForward(pack, query, parsed, wants, limit).filter(
-    (a) => !cc || (a.countryCode !== undefined && cc.includes(a.countryCode)),
-  );
+  const inCountry = (a: GeocodeAddress) => !cc || (a.countryCode !== undefined && cc.includes(a.countryCode));
+  let fine = fineForward(pack, query, parsed, wants, limit).filter(inCountry);
+  // pelias-parser may split a street with a typo in its type word (`Manor Roed`) where the canonical
+  // line reads it whole: a second reading before falling back.
+  const line = fine.length === 0 ? parseAddressLine(query) : null;
+  if (line && line.street !== parsed.street) fine = fineForward(pack, query, line, wants, limit).filter(inCountry);
   const addressLike = Boolean(parsed.number || parsed.intersection || (parsed.street && parsed.locality));
   if (fine.length > 0 && addressLike) return fine;
-  if (fine.length === 0 && addressLike) {
-    const rest = parsed.postcode ?? [parsed.locality, parsed.region].filter(Boolean).join(', ');
-    if (!rest) return [];
-    return coarseForward(pack, rest, opts).map((a) => ({ ...a, confidence: 'fallback' as const }));
-  }
+  if (fine.length === 0 && addressLike) return addressFallback(pack, parsed, opts);
   const coarse = coarseForward(pack, query, opts);
   const ordered = coarse[0]?.confidence === 'exact' ? [...coarse, ...fine] : [...fine, ...coarse];
   return ordered.slice(0, limit);
 }
 
+// `<number> <word>`: a line that may be a street address (`20 W 34th St`, `89-12 Springfield Blvd`).
+const ADDRESS_LINE = /^\s*\d+[a-z]?(?:-\d+[a-z]?)?\s+[^\s,]*[a-z]/i;
+
+// The areas an address's town may be, most specific first: a town typed in an address is never the state
+// of the same name (`New York`) when a locality of that name exists.
+const TOWN_LAYERS: readonly GeocodeLayer[] = ['locality', 'neighborhood', 'county'];
+
+/**
+ * What an address no street matched still says: its postcode, else its town (within its state), else its
+ * state, each with `confidence: 'fallback'`; empty only when none of them matches.
+ */
+function addressFallback(pack: GeodataPack, parsed: ParsedAddress, opts: ForwardOptions): GeocodeAddress[] {
+  const asFallback = (list: GeocodeAddress[]) => list.map((a) => ({ ...a, confidence: 'fallback' as const }));
+  const within = (layers: readonly GeocodeLayer[]) => {
+    const kept = layers.filter((l) => !opts.layers || opts.layers.has(l));
+    return kept.length > 0 ? { ...opts, layers: new Set(kept) } : null;
+  };
+  const zip = parsed.postcode?.slice(0, 5);
+  const postal = within(['postalCode']);
+  if (zip && postal) {
+    const found = coarseForward(pack, zip, postal);
+    if (found.length > 0) return asFallback(found);
+  }
+  const town = within(TOWN_LAYERS);
+  if (parsed.locality && town) {
+    const found = coarseForward(pack, [parsed.locality, parsed.region].filter(Boolean).join(', '), town);
+    if (found.length > 0) return asFallback(found);
+  }
+  // A region alone (`…, CA`) is the state of that code, not Canada.
+  const state = parsed.locality ? opts : within(['state']);
+  const rest = [parsed.locality, parsed.region].filter(Boolean).join(', ');
+  return rest && state ? asFallback(coarseForward(pack, rest, state)) : [];
+}
 /**
  * Forward geocodes a free-text query against the pack's names: localities, neighbourhoods, ZIP codes,
  * counties, states and countries (codes too), optionally qualified (`paris, tx`, `paris texas`). Results whose

@@ -92,13 +92,17 @@ describe('importPostal', () => {
     assert.equal((await regions(HONOLULU)).postalCode?.approximate, false);
   });
 
-  test('a re-import replaces the polygons (DC instead of Hawaii)', async (t) => {
+  test('a second file adds its codes (DC beside Hawaii); re-importing one replaces only its own', async (t) => {
     if (!built) return t.skip(missingFixturesMessage(fixtures.dir));
-    await importPostal(built.dataDir, join(fixtures.dir, 'zcta', 'dc-zcta-2010.geojson'));
-    assert.equal((await regions(HONOLULU)).postalCode?.approximate, true);
+    const dc = await importPostal(built.dataDir, join(fixtures.dir, 'zcta', 'dc-zcta-2010.geojson'));
+    assert.deepEqual([dc.counts.imported, dc.counts.keptFromEarlier, dc.counts.postalAreas], [53, 94, 147]);
+    assert.equal((await regions(HONOLULU)).postalCode?.approximate, false);
     const whiteHouse = await regions([-77.0365, 38.8977]);
     assert.equal(whiteHouse.postalCode?.approximate, false);
     assert.match(whiteHouse.postalCode?.code ?? '', /^20\d{3}$/);
+    const hi = await importPostal(built.dataDir, join(fixtures.dir, 'zcta', 'hi-zcta-2010.geojson'));
+    assert.deepEqual([hi.counts.imported, hi.counts.keptFromEarlier, hi.counts.postalAreas], [94, 53, 147]);
+    assert.equal((await regions([-77.0365, 38.8977])).postalCode?.approximate, false);
   });
 });
 

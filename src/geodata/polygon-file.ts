@@ -93,3 +93,83 @@ export async function readPolygonFile(path: string): Promise<PolygonSet> {
   const partFeature = new Uint32Array(buffer, offset, parts);
   return { coords, ringStart, partRingStart, partFeature };
 }
+
+/** One part (polygon) as flat rings: each ring `[lon, lat, lon, lat, …]`, outer ring first, then holes. */
+export type FlatPolygon = Float64Array[];
+
+/** A geometry's parts as flat rings: far less memory than `[lon, lat]` arrays for a national file. */
+export function flatPolygons(geometry: PolygonCoordinates): FlatPolygon[] {
+  const parts = isMultiPolygon(geometry) ? geometry : [geometry];
+  return parts.map((rings) =>
+    rings.map((ring) => {
+      const flat = new Float64Array(ring.length * 2);
+      ring.forEach(([lon, lat], i) => {
+        flat[2 * i] = lon;
+        flat[2 * i + 1] = lat;
+      });
+      return flat;
+    }),
+  );
+}
+
+/** The parts of each of `count` features of a set, as views on its arrays (nothing copied). */
+export function featureParts(set: PolygonSet, count: number): FlatPolygon[][] {
+  const out: FlatPolygon[][] = Array.from({ length: count }, () => []);
+  for (let p = 0; p < set.partFeature.length; p++) {
+    const rings: FlatPolygon = [];
+    for (let r = set.partRingStart[p]!; r < set.partRingStart[p + 1]!; r++) {
+      rings.push(set.coords.subarray(2 * set.ringStart[r]!, 2 * set.ringStart[r + 1]!));
+    }
+    out[set.partFeature[p]!]!.push(rings);
+  }
+  return out;
+}
+
+/** {@link encodePolygons} for flat parts: feature `i` of the result has the parts `features[i]`. */
+export function encodeFlatPolygons(features: FlatPolygon[][]): PolygonSet {
+  let values = 0;
+  let rings = 0;
+  let parts = 0;
+  for (const f of features) {
+    for (const part of f) {
+      if (part.length === 0) continue;
+      parts++;
+      for (const ring of part) {
+        rings++;
+        values += ring.length + (isClosed(ring) ? 0 : 2);
+      }
+    }
+  }
+  const coords = new Float64Array(values);
+  const ringStart = new Uint32Array(rings + 1);
+  const partRingStart = new Uint32Array(parts + 1);
+  const partFeature = new Uint32Array(parts);
+  let v = 0;
+  let r = 0;
+  let p = 0;
+  features.forEach((f, feature) => {
+    for (const part of f) {
+      if (part.length === 0) continue;
+      partRingStart[p] = r;
+      partFeature[p++] = feature;
+      for (const ring of part) {
+        ringStart[r++] = v / 2;
+        coords.set(ring, v);
+        v += ring.length;
+        // Ray casting walks edges vertex to vertex, so store every ring closed.
+        if (!isClosed(ring)) {
+          coords[v++] = ring[0]!;
+          coords[v++] = ring[1]!;
+        }
+      }
+    }
+  });
+  ringStart[r] = v / 2;
+  partRingStart[p] = r;
+  return { coords, ringStart, partRingStart, partFeature };
+}
+
+function isClosed(ring: Float64Array): boolean {
+  const n = ring.length;
+  return n < 2 || (ring[0] === ring[n - 2] && ring[1] === ring[n - 1]);
+}

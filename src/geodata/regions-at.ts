@@ -42,8 +42,9 @@ export const US_ZIP_COUNTRIES: ReadonlySet<string> = new Set(['US', 'PR', 'GU', 
  *   state did: the two sources generalize coastlines differently), else the admin-1 polygon when present;
  * - county: the us-atlas county, in the US only; dma: the operator's merged DMA polygon;
  * - postalCode, in the US and its territories only: the imported ZCTA polygon containing the point, else,
- *   on land (inside a us-atlas state), the nearest Census ZCTA internal point in the same state within
- *   `ZIP_POINT_MAX_METERS` (approximate).
+ *   on land (inside a us-atlas state), the nearest Census ZCTA internal point in the same county, else in the
+ *   same state, within `ZIP_POINT_MAX_METERS` (approximate; `RegionService` prefers the postcode of
+ *   nearby tagged OSM addresses, see `tagged-postcode.ts`).
  */
 /** A region lookup; `countryState` answers the country and state only (what jurisdiction checks read), cheaper. */
 export type RegionLookup = (lon: number, lat: number, countryState?: boolean) => Regions;
@@ -91,7 +92,11 @@ export function regionLookup(layers: RegionLayers): RegionLookup {
       const area = postal?.records[postal.index.find(lon, lat)];
       if (area) out.postalCode = { code: area.code, approximate: false };
       else if (usState) {
-        const zip = zips.nearest(lon, lat, usState.code);
+        // A ZIP point in the point's own county first: across a channel or a county line the nearest
+        // point is often the other side's.
+        const county = out.county?.code;
+        let zip = county ? zips.nearest(lon, lat, usState.code, undefined, county) : -1;
+        if (zip < 0) zip = zips.nearest(lon, lat, usState.code);
         if (zip >= 0) out.postalCode = { code: zips.columns.code.get(zip)!, approximate: true };
       }
     }

@@ -44,14 +44,15 @@ export class ZipTable {
   }
 
   /**
-   * The row of the nearest ZCTA point within `maxMeters` of `(lon, lat)`, in `stateCode` when given, or -1.
+   * The row of the nearest ZCTA point within `maxMeters` of `(lon, lat)`, in `stateCode` when given (and in
+   * the county of 5-digit FIPS `countyFips` when given), or -1.
    * Searches boxes of growing size (2 km, 8 km, then `maxMeters`): a hit no farther than the box's half-width
    * is the nearest, and most points find one in the first box, which keeps this at a few microseconds.
    * @param lon longitude in degrees
    * @param lat latitude in degrees
    */
-  nearest(lon: number, lat: number, stateCode?: string, maxMeters = ZIP_POINT_MAX_METERS): number {
-    const { lon: lons, lat: lats, stateCode: states } = this.columns;
+  nearest(lon: number, lat: number, stateCode?: string, maxMeters = ZIP_POINT_MAX_METERS, countyFips?: string): number {
+    const { lon: lons, lat: lats, stateCode: states, countyFips: counties } = this.columns;
     const metersPerDegLon = METERS_PER_DEG_LAT * Math.max(Math.cos((lat * Math.PI) / 180), 0.01);
     for (const radius of [2000, 8000, maxMeters]) {
       const r = Math.min(radius, maxMeters);
@@ -62,6 +63,7 @@ export class ZipTable {
       for (const k of this.index.range(lon - dLon, lat - dLat, lon + dLon, lat + dLat)) {
         const i = this.zctaIds[k]!;
         if (stateCode && !states.equals(i, '') && !states.equals(i, stateCode)) continue;
+        if (countyFips && !counties.equals(i, countyFips)) continue;
         // Equirectangular distance: within tens of kilometres it ranks points as great circles do.
         const dx = (lons[i]! - lon) * metersPerDegLon;
         const dy = (lats[i]! - lat) * METERS_PER_DEG_LAT;

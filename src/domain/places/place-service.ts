@@ -6,6 +6,7 @@ import type { PlaceLayer } from '../../geodata/osm/places/place-layer.js';
 import type { Metadata } from '../metadata.js';
 import { matchesMetadata } from '../search/matches-metadata.js';
 import type { PlaceSettings } from '../settings/place-settings.js';
+import { resolveChainSlugs } from './chain-slugs.js';
 import type { Place } from './place.js';
 import { passesPlaceFilters, withProjectChainFields } from './place-settings-view.js';
 
@@ -78,7 +79,6 @@ export class PlaceService {
    * Nearest first; chains carry the project's externalId and metadata.
    */
   search(settings: PlaceSettings, q: PlaceSearchQuery): Array<{ place: Place; distance: number }> {
-    const chains = new Set(q.chains ?? []);
     const categories = new Set(q.categories ?? []);
     for (const g of q.groups ?? []) for (const c of CATEGORY_GROUPS[g] ?? []) categories.add(c);
     const countries = q.countries?.length ? new Set(q.countries) : null;
@@ -86,6 +86,7 @@ export class PlaceService {
     const [lon, lat] = q.near;
     const hits: Array<{ place: Place; distance: number }> = [];
     for (const layer of this.layers()) {
+      const chains = resolveChainSlugs(layer, q.chains ?? []);
       const keep = (i: number) => {
         const r = layer.record(i);
         const wanted = (r.chain && chains.has(r.chain.slug)) || r.categories.some((c) => categories.has(c));

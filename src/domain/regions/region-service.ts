@@ -1,5 +1,6 @@
 import type { Position } from '../../geo/types.js';
 import type { PackSource } from '../../geodata/live-pack.js';
+import { taggedPostcodeOf } from '../../geodata/tagged-postcode.js';
 import { type RegionSet, regionSetOf } from './region.js';
 
 /** Which regions contain a point, from whatever pack the server has open now. */
@@ -12,6 +13,13 @@ export class RegionService {
    */
   at([lon, lat]: Position): RegionSet | null {
     const pack = this.packs.current();
-    return pack ? regionSetOf(pack.regionsAt(lon, lat)) : null;
+    if (!pack) return null;
+    const regions = pack.regionsAt(lon, lat);
+    // Without a ZCTA polygon here, the postcode the nearby OSM addresses carry beats the nearest ZIP point.
+    if (regions.postalCode?.approximate) {
+      const tagged = taggedPostcodeOf(pack)?.(lon, lat);
+      if (tagged) regions.postalCode = { code: tagged, approximate: true };
+    }
+    return regionSetOf(regions);
   }
 }

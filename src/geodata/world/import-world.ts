@@ -147,5 +147,8 @@ function joinAdmin1(admin1: PolygonLayerBuild<StateRecord>, localities: Locality
 }
 
 function inMemoryLayer<R>(build: PolygonLayerBuild<R>) {
-  return { records: build.records, index: new PolygonLayer(encodePolygons(build.geometries), build.records.length) };
+  return {
+    records: build.records,
+    index: new PolygonLayer('set' in build ? build.set : encodePolygons(build.geometries), build.records.length),
+  };
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { around } from 'geokdbush';
 import KDBush from 'kdbush';
 import { numbers, strings } from '../../column-tables.js';
 import { readTable, writeTable } from '../../table-file.js';
@@ -250,6 +251,11 @@ export class AddressLayer {
     this.sampleIndex.finish();
   }
 
+  /** The postcode tagged on address `i` (`''` when none), without building its row. */
+  postcodeAt(i: number): string {
+    return this.a.postcode[i]!;
+  }
+
   address(i: number): AddressRow {
     const a = this.a;
     const sid = a.streetId[i]!;
@@ -328,6 +334,14 @@ export class AddressLayer {
       if ((x === a && y === b) || (x === b && y === a)) out.push(i);
     }
     return out;
+  }
+
+  /**
+   * The `k` addresses nearest to `[lon, lat]` within `maxMeters`, nearest first, as rows only: a k-nearest
+   * walk of the tree (geokdbush), not every address in range, so a dense block costs microseconds.
+   */
+  nearestAddressRows(lon: number, lat: number, k: number, maxMeters: number): number[] {
+    return (around(this.addressIndex, lon, lat, k, maxMeters / 1000) as number[]).filter((i) => i < this.count);
   }
 
   /** The addresses within `maxMeters`, nearest first, at most `limit`. */

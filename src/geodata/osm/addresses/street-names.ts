@@ -220,6 +220,42 @@ function uspsLine(name: string): string {
     .join(' ');
 }
 
+/**
+ * The key forms of the street types and directions one edit away from a typed word that is none of them
+ * (`ssreet`, `bouleard`, `rod` → `st`, `blvd`, `rd`; `nrth` → `n`), and the number of an ordinal whose suffix
+ * has the typo (`223gd` → `223`). Words under three letters and bare numbers are left alone: `sy` or `223`
+ * one edit away from a type would mostly be a name or another street.
+ */
+export function nearAffixes(word: string): readonly string[] {
+  // `223gd`, `215t`, `207fth`: an ordinal whose suffix took the typo is its number.
+  const ordinal = /^(\d+)[a-z]{1,4}$/.exec(word);
+  if (ordinal) return [ordinal[1]!];
+  if (word.length < 3 || /\d/.test(word) || CANONICAL.has(word) || ABBREVIATIONS.has(word)) return [];
+  let near = nearKept.get(word);
+  if (!near) {
+    const out = new Set<string>();
+    for (const [full, abbr] of CANONICAL) if (full.length >= 4 && oneEditApart(word, full)) out.add(abbr);
+    for (const abbr of ABBREVIATIONS) if (abbr.length >= 4 && oneEditApart(word, abbr)) out.add(abbr);
+    near = [...out];
+    nearKept.set(word, near);
+  }
+  return near;
+}
+
+const nearKept = new LRUCache<string, readonly string[]>({ max: MAX_KEPT });
+
+/** Whether `a` becomes `b` by one deletion, insertion, substitution or swap of neighbours. */
+export function oneEditApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
 /** Whether a key word is a street type or direction abbreviation (weak evidence when matching). */
 export function isStreetAffix(word: string): boolean {
   return ABBREVIATIONS.has(word);
