@@ -6,6 +6,7 @@ import { useWrk } from './lib/wrk-load.js';
 import { context } from './scenarios/context.js';
 import { geocoding } from './scenarios/geocoding.js';
 import { geodata } from './scenarios/geodata.js';
+import { importScale } from './scenarios/import-scale.js';
 import { management } from './scenarios/management.js';
 import { places } from './scenarios/places.js';
 import { route } from './scenarios/route.js';
@@ -22,8 +23,11 @@ import { track } from './scenarios/track.js';
  * `--store postgres`: PostgreSQL + Redis; `--processes N`: N API processes on the one store (bench/lib/bench-database.ts).
  */
 const SCENARIOS: Scenario[] = [management, track, context, search, geodata, geocoding, places, route];
-/** Run only when named: the soak takes 10 minutes, and `stalls` measures pauses, not throughput. */
-const ON_REQUEST: Scenario[] = [soak, stalls];
+/**
+ * Run only when named: the soak takes 10 minutes, `stalls` measures pauses, not throughput, and
+ * `import-scale` imports synthetic extracts (minutes each; BENCH_IMPORT_SIZES).
+ */
+const ON_REQUEST: Scenario[] = [soak, stalls, importScale];
 
 async function main(): Promise<void> {
   const options = parseBenchArgs(process.argv.slice(2));
