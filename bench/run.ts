@@ -7,6 +7,7 @@ import { context } from './scenarios/context.js';
 import { geocoding } from './scenarios/geocoding.js';
 import { geodata } from './scenarios/geodata.js';
 import { geofenceImport } from './scenarios/geofence-import.js';
+import { importScale } from './scenarios/import-scale.js';
 import { management } from './scenarios/management.js';
 import { places } from './scenarios/places.js';
 import { route } from './scenarios/route.js';
@@ -26,9 +27,10 @@ import { track } from './scenarios/track.js';
 const SCENARIOS: Scenario[] = [management, track, context, search, geodata, geocoding, places, route];
 /**
  * Run only when named: the soak takes 10 minutes, `stalls` measures pauses, not throughput, `tiles`
- * imports Oʻahu first, and `geofence-import` writes 100,000 fences.
+ * imports Oʻahu first, `geofence-import` writes 100,000 fences, and `import-scale` imports synthetic
+ * extracts (minutes each; BENCH_IMPORT_SIZES).
  */
-const ON_REQUEST: Scenario[] = [soak, stalls, tiles, geofenceImport];
+const ON_REQUEST: Scenario[] = [soak, stalls, tiles, geofenceImport, importScale];
 
 async function main(): Promise<void> {
   const options = parseBenchArgs(process.argv.slice(2));

@@ -219,15 +219,24 @@ function linkStreets(addresses: CollectedAddress[], streets: CollectedStreet[]):
     if (list) list.push(i);
     else byKey.set(s.key, [i]);
   });
+  // Each part's box, so that the search skips parts no nearer than the best point so far: a long street
+  // (or every "Main Street" of a state, which share a key) would otherwise cost each address all its points.
+  const partBoxes = streets.map((s) => s.parts.map(bbox));
   for (const a of addresses) {
     const candidates = byKey.get(a.key.slice(houseNumberKey(a.number).length + 1));
     if (!candidates) continue;
     let best = -1;
     let bestD = 0.01 ** 2; // squared degrees: about 1 km
+    const cosLat = Math.cos((a.lat * Math.PI) / 180);
     for (const s of candidates) {
-      for (const part of streets[s]!.parts) {
+      const boxes = partBoxes[s]!;
+      for (const [k, part] of streets[s]!.parts.entries()) {
+        // The box's nearest point bounds every point's distance from below (same arithmetic, so exact).
+        const b = boxes[k]!;
+        const bx = Math.max(b[0] - a.lon, 0, a.lon - b[2]) * cosLat;
+        if (bx * bx + Math.max(b[1] - a.lat, 0, a.lat - b[3]) ** 2 >= bestD) continue;
         for (const [lon, lat] of part) {
-          const dx = (lon - a.lon) * Math.cos((a.lat * Math.PI) / 180);
+          const dx = (lon - a.lon) * cosLat;
           const d = dx * dx + (lat - a.lat) ** 2;
           if (d < bestD) {
             bestD = d;
