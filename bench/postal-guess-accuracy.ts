@@ -44,7 +44,9 @@ try {
     const t = truth.regionsAt(lon, lat).postalCode;
     return t && !t.approximate ? t.code : undefined;
   };
-  console.log('| points spread over | nearest ZCTA point, county first | and the postcode of nearby Oʻahu OSM addresses |');
+  console.log(
+    '| points spread over | nearest ZCTA point, county first | and the postcode of nearby Oʻahu OSM addresses |',
+  );
   console.log('|---|---|---|');
   for (const set of SETS) {
     const random = seededRandom(0x21b);
