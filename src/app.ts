@@ -23,6 +23,7 @@ import { sdkCallRoutes } from './http/routes/sdk-calls.js';
 import { searchRoutes } from './http/routes/search.js';
 import { searchBeaconRoutes } from './http/routes/search-beacons.js';
 import { searchPlacesRoutes } from './http/routes/search-places.js';
+import { projectAdminRoutes } from './http/routes/project-admin.js';
 import { settingsRoutes } from './http/routes/settings.js';
 import { systemRoutes } from './http/routes/system.js';
 import { trackRoutes } from './http/routes/track.js';
@@ -74,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   geofenceImportRoutes(app, deps);
   beaconRoutes(app, deps);
   settingsRoutes(app, deps);
+  projectAdminRoutes(app, deps);
   sdkRoutes(app, deps);
   trackRoutes(app, deps);
   eventRoutes(app, deps);
