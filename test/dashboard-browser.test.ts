@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { ensureDashboardBuilt } from '../src/dashboard/build.js';
+import { newWebhook } from '../src/domain/webhooks/webhook.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { BROOKLYN, type LonLat, offset } from './helpers/tracking.js';
 
@@ -270,5 +271,20 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     await page.locator('.map[data-ready="true"]').waitFor();
     await page.getByText(/\d+ geofences, 1 users, 1 active trips/).waitFor();
     await shot(page, 'map');
+  });
+  it("shows the webhooks and the month's usage on the Settings page", async () => {
+    const hook = newWebhook(
+      { url: 'http://127.0.0.1:9/hook', live: false, types: ['user.entered_geofence'] },
+      Date.now(),
+    );
+    await s.updateProject('default', (p) => ({ ...p, webhooks: [hook] }));
+    await open(page, 'settings');
+    const row = page.locator('table.webhooks tr', { hasText: hook.url });
+    await row.waitFor();
+    assert.match(await row.innerText(), new RegExp(`user\\.entered_geofence[\\s\\S]*…${hook.secret.slice(-4)}`));
+    // The simulator's tracks (at least five) are counted, and drawn as a bar of the chart.
+    const [, total] = /([\d,]+) requests in \d{4}-\d{2}/.exec(await page.locator('.usage-total').innerText()) ?? [];
+    assert.ok(Number(total?.replace(/,/g, '')) >= 5, `usage total ${total}`);
+    await page.locator('.usage-chart title', { hasText: /^POST \/v1\/track: \d+$/ }).waitFor({ state: 'attached' });
   });
 });

@@ -66,7 +66,10 @@ export class UsageMeter {
    * The month's counts per environment and endpoint, including those not yet flushed (so a reader
    * sees the request it just made counted).
    */
-  async monthTable(projectId: string, month: string): Promise<Array<{ live: boolean; endpoint: string; count: number }>> {
+  async monthTable(
+    projectId: string,
+    month: string,
+  ): Promise<Array<{ live: boolean; endpoint: string; count: number }>> {
     const rows = await this.store.monthTable(projectId, month);
     for (const p of this.pending.values()) {
       if (p.projectId !== projectId || p.month !== month) continue;
