@@ -271,6 +271,14 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     await page.locator('.map[data-ready="true"]').waitFor();
     await page.getByText(/\d+ geofences, 1 users, 1 active trips/).waitFor();
     await shot(page, 'map');
+    // A user whose track causes an event appears at once, from the live stream (the poll is 30 s).
+    await page.getByText('Following the live event stream.').waitFor();
+    const entered = await s.request('POST', '/v1/track', {
+      key: s.keys.test.publishable,
+      json: { deviceId: 'map-phone', latitude: BROOKLYN[1], longitude: BROOKLYN[0], accuracy: 10 },
+    });
+    assert.ok(entered.body.events?.length > 0, 'the track caused an event');
+    await page.getByText(/\d+ geofences, 2 users, 1 active trips/).waitFor();
   });
   it("shows the webhooks and the month's usage on the Settings page", async () => {
     const hook = newWebhook(
