@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { ensureDashboardBuilt } from '../src/dashboard/build.js';
 import { newWebhook } from '../src/domain/webhooks/webhook.js';
+import { withOsmRegion } from './helpers/osm.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { BROOKLYN, type LonLat, offset } from './helpers/tracking.js';
 
@@ -18,6 +19,10 @@ const SKIP = existsSync(CHROMIUM)
   ? undefined
   : `SKIPPED: ${CHROMIUM} not found: install Debian's chromium (bash .ci/run does), or set CHROMIUM_PATH`;
 const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS === '1';
+// The screenshots are taken on Oʻahu's imported extract, so the maps have streets behind the geofences
+// (Ala Moana Boulevard, which runs east-west under the simulator's drive); the test itself, in Brooklyn
+// on a server without a geodata pack, draws on the plain background.
+const HOME: LonLat = SCREENSHOTS ? [-157.8446, 21.2913] : BROOKLYN;
 
 const RADIUS = 150;
 
@@ -26,6 +31,7 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
   let userDataDir: string;
   let context: BrowserContext;
   let page: Page;
+  let removePack: (() => Promise<void>) | undefined;
 
   const open = async (p: Page, hash: string) => {
     await p.goto(`${s.url}/dashboard#/${hash}`);
@@ -68,7 +74,16 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
   before(async () => {
     const { chromium } = await import('playwright-core');
     await ensureDashboardBuilt();
-    s = await startServer();
+    let geodataDir: string | undefined;
+    if (SCREENSHOTS) {
+      const pack = await withOsmRegion('honolulu-oahu-hi-2018.osm.pbf');
+      if ('skip' in pack) throw new Error(`DASHBOARD_SCREENSHOTS needs the Oʻahu extract: ${pack.skip}`);
+      removePack = pack.remove;
+      geodataDir = pack.dataDir;
+    }
+    s = await startServer(geodataDir ? { env: { GEODATA_DIR: geodataDir } } : {});
+    // The first tile cuts the world layers (seconds on a busy machine): before the pages ask for them.
+    if (SCREENSHOTS) await fetch(`${s.url}/maps/tiles/0/0/0.pbf?key=${s.keys.test.publishable}`);
     userDataDir = await mkdtemp(join(tmpdir(), 'whereabouts-dashboard-'));
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM,
@@ -95,6 +110,7 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     await context?.close();
     if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
     await s?.close();
+    await removePack?.();
   });
 
   it('refuses a wrong key with a clear message, and a publishable key as the sign-in key', async () => {
@@ -115,9 +131,9 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     await signIn(page, s.keys.test.secret, s.keys.test.publishable);
     await page.getByRole('navigation', { name: 'Pages' }).waitFor();
     await page.getByRole('link', { name: 'Geofences' }).click();
-    await zoomTo(page, BROOKLYN, 16);
-    await clickMap(page, BROOKLYN);
-    await clickMap(page, offset(BROOKLYN, RADIUS, 0));
+    await zoomTo(page, HOME, 16);
+    await clickMap(page, HOME);
+    await clickMap(page, offset(HOME, RADIUS, 0));
     await page.getByLabel('Description').fill('Brooklyn store');
     await page.getByLabel('Tag', { exact: true }).fill('store');
     await page.getByLabel('External id').fill('bk-1');
@@ -131,7 +147,7 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     assert.equal(stored.body.geofence.type, 'circle');
     assert.equal(stored.body.geofence.geometryRadius, radius);
     const [lon, lat] = stored.body.geofence.geometryCenter.coordinates;
-    assert.ok(Math.abs(lon - BROOKLYN[0]) < 1e-4 && Math.abs(lat - BROOKLYN[1]) < 1e-4, 'centred where clicked');
+    assert.ok(Math.abs(lon - HOME[0]) < 1e-4 && Math.abs(lat - HOME[1]) < 1e-4, 'centred where clicked');
   });
 
   it('imports a CSV of 500 geofences and reports exactly the 3 bad rows', async () => {
@@ -143,7 +159,7 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     const lines = ['tag,externalId,description,type,latitude,longitude,radius'];
     for (let row = 1; row <= 500; row++) {
       // A grid north of the store, clear of the simulator's drive.
-      const [lon, lat] = offset(BROOKLYN, ((row % 25) - 12) * 250, (Math.floor(row / 25) + 3) * 250);
+      const [lon, lat] = offset(HOME, ((row % 25) - 12) * 250, (Math.floor(row / 25) + 3) * 250);
       const cells = ['imported', `g-${row}`, `Imported ${row}`, 'circle', lat.toFixed(6), lon.toFixed(6), '50'];
       if (bad.get(row) === 'latitude') cells[4] = 'north';
       if (bad.get(row) === 'radius') cells[6] = '-5';
@@ -187,9 +203,9 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     await page.getByLabel('Speed (km/h)').fill(String(Math.round((200 / 1.1) * 3.6)));
     // The map first fits the project's geofences; the person zooms after that.
     await page.locator('.map[data-fitted]').waitFor();
-    await zoomTo(page, BROOKLYN, 15);
-    await clickMap(page, offset(BROOKLYN, -400, 0));
-    await clickMap(page, offset(BROOKLYN, 400, 0));
+    await zoomTo(page, HOME, 15);
+    await clickMap(page, offset(HOME, -400, 0));
+    await clickMap(page, offset(HOME, 400, 0));
     await page
       .getByRole('status')
       .filter({ hasText: /Arrived after \d+ tracks/ })
@@ -275,7 +291,7 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     await page.getByText('Following the live event stream.').waitFor();
     const entered = await s.request('POST', '/v1/track', {
       key: s.keys.test.publishable,
-      json: { deviceId: 'map-phone', latitude: BROOKLYN[1], longitude: BROOKLYN[0], accuracy: 10 },
+      json: { deviceId: 'map-phone', latitude: HOME[1], longitude: HOME[0], accuracy: 10 },
     });
     assert.ok(entered.body.events?.length > 0, 'the track caused an event');
     await page.getByText(/\d+ geofences, 2 users, 1 active trips/).waitFor();
