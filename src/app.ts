@@ -17,6 +17,7 @@ import { geocodingRoutes } from './http/routes/geocoding.js';
 import { geofenceImportRoutes } from './http/routes/geofence-import.js';
 import { geofenceRoutes } from './http/routes/geofences.js';
 import { mapRoutes } from './http/routes/maps.js';
+import { projectAdminRoutes } from './http/routes/project-admin.js';
 import { routeRoutes } from './http/routes/route.js';
 import { sdkRoutes } from './http/routes/sdk.js';
 import { sdkCallRoutes } from './http/routes/sdk-calls.js';
@@ -74,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   geofenceImportRoutes(app, deps);
   beaconRoutes(app, deps);
   settingsRoutes(app, deps);
+  projectAdminRoutes(app, deps);
   sdkRoutes(app, deps);
   trackRoutes(app, deps);
   eventRoutes(app, deps);

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { ensureDashboardBuilt } from '../src/dashboard/build.js';
+import { newWebhook } from '../src/domain/webhooks/webhook.js';
+import { withOsmRegion } from './helpers/osm.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { BROOKLYN, type LonLat, offset } from './helpers/tracking.js';
 
@@ -17,6 +19,12 @@ const SKIP = existsSync(CHROMIUM)
   ? undefined
   : `SKIPPED: ${CHROMIUM} not found: install Debian's chromium (bash .ci/run does), or set CHROMIUM_PATH`;
 const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS === '1';
+// The screenshots are taken on Oʻahu's imported extract, so the maps have streets behind the geofences:
+// the store on Kapiolani Boulevard, the simulator driving along it (17° south of east); the test itself,
+// in Brooklyn on a server without a geodata pack, draws on the plain background.
+const HOME: LonLat = SCREENSHOTS ? [-157.8446, 21.2944] : BROOKLYN;
+const ALONG: [number, number] = SCREENSHOTS ? [0.956, -0.292] : [1, 0];
+const STORE = SCREENSHOTS ? 'Kapiolani store' : 'Brooklyn store';
 
 const RADIUS = 150;
 
@@ -25,6 +33,7 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
   let userDataDir: string;
   let context: BrowserContext;
   let page: Page;
+  let removePack: (() => Promise<void>) | undefined;
 
   const open = async (p: Page, hash: string) => {
     await p.goto(`${s.url}/dashboard#/${hash}`);
@@ -67,7 +76,16 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
   before(async () => {
     const { chromium } = await import('playwright-core');
     await ensureDashboardBuilt();
-    s = await startServer();
+    let geodataDir: string | undefined;
+    if (SCREENSHOTS) {
+      const pack = await withOsmRegion('honolulu-oahu-hi-2018.osm.pbf');
+      if ('skip' in pack) throw new Error(`DASHBOARD_SCREENSHOTS needs the Oʻahu extract: ${pack.skip}`);
+      removePack = pack.remove;
+      geodataDir = pack.dataDir;
+    }
+    s = await startServer(geodataDir ? { env: { GEODATA_DIR: geodataDir } } : {});
+    // The first tile cuts the world layers (seconds on a busy machine): before the pages ask for them.
+    if (SCREENSHOTS) await fetch(`${s.url}/maps/tiles/0/0/0.pbf?key=${s.keys.test.publishable}`);
     userDataDir = await mkdtemp(join(tmpdir(), 'whereabouts-dashboard-'));
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM,
@@ -87,13 +105,15 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
       acceptDownloads: true,
       timeout: 30_000,
     });
-    context.setDefaultTimeout(10_000);
+    // The screenshots draw a full base map in software (no GPU): slower on a busy machine.
+    context.setDefaultTimeout(SCREENSHOTS ? 30_000 : 10_000);
     page = context.pages()[0] ?? (await context.newPage());
   });
   after(async () => {
     await context?.close();
     if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
     await s?.close();
+    await removePack?.();
   });
 
   it('refuses a wrong key with a clear message, and a publishable key as the sign-in key', async () => {
@@ -114,23 +134,26 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     await signIn(page, s.keys.test.secret, s.keys.test.publishable);
     await page.getByRole('navigation', { name: 'Pages' }).waitFor();
     await page.getByRole('link', { name: 'Geofences' }).click();
-    await zoomTo(page, BROOKLYN, 16);
-    await clickMap(page, BROOKLYN);
-    await clickMap(page, offset(BROOKLYN, RADIUS, 0));
-    await page.getByLabel('Description').fill('Brooklyn store');
+    await zoomTo(page, HOME, 16);
+    await clickMap(page, HOME);
+    await clickMap(page, offset(HOME, RADIUS, 0));
+    await page.getByLabel('Description').fill(STORE);
     await page.getByLabel('Tag', { exact: true }).fill('store');
     await page.getByLabel('External id').fill('bk-1');
     const radius = Number(await page.getByLabel('Radius (m)').inputValue());
     assert.ok(Math.abs(radius - RADIUS) <= 3, `the second click set the radius by the edge (${radius} m)`);
     await shot(page, 'geofence-editor');
     await page.getByRole('button', { name: 'Save geofence' }).click();
-    await page.getByRole('status').filter({ hasText: 'Saved geofence "Brooklyn store" (store/bk-1)' }).waitFor();
-    await page.getByRole('list', { name: 'Geofences' }).getByText('Brooklyn store').waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Saved geofence "${STORE}" (store/bk-1)` })
+      .waitFor();
+    await page.getByRole('list', { name: 'Geofences' }).getByText(STORE).waitFor();
     const stored = await s.request('GET', '/v1/geofences/store/bk-1', { key: s.keys.test.secret });
     assert.equal(stored.body.geofence.type, 'circle');
     assert.equal(stored.body.geofence.geometryRadius, radius);
     const [lon, lat] = stored.body.geofence.geometryCenter.coordinates;
-    assert.ok(Math.abs(lon - BROOKLYN[0]) < 1e-4 && Math.abs(lat - BROOKLYN[1]) < 1e-4, 'centred where clicked');
+    assert.ok(Math.abs(lon - HOME[0]) < 1e-4 && Math.abs(lat - HOME[1]) < 1e-4, 'centred where clicked');
   });
 
   it('imports a CSV of 500 geofences and reports exactly the 3 bad rows', async () => {
@@ -142,7 +165,7 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     const lines = ['tag,externalId,description,type,latitude,longitude,radius'];
     for (let row = 1; row <= 500; row++) {
       // A grid north of the store, clear of the simulator's drive.
-      const [lon, lat] = offset(BROOKLYN, ((row % 25) - 12) * 250, (Math.floor(row / 25) + 3) * 250);
+      const [lon, lat] = offset(HOME, ((row % 25) - 12) * 250, (Math.floor(row / 25) + 3) * 250);
       const cells = ['imported', `g-${row}`, `Imported ${row}`, 'circle', lat.toFixed(6), lon.toFixed(6), '50'];
       if (bad.get(row) === 'latitude') cells[4] = 'north';
       if (bad.get(row) === 'radius') cells[6] = '-5';
@@ -186,9 +209,9 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     await page.getByLabel('Speed (km/h)').fill(String(Math.round((200 / 1.1) * 3.6)));
     // The map first fits the project's geofences; the person zooms after that.
     await page.locator('.map[data-fitted]').waitFor();
-    await zoomTo(page, BROOKLYN, 15);
-    await clickMap(page, offset(BROOKLYN, -400, 0));
-    await clickMap(page, offset(BROOKLYN, 400, 0));
+    await zoomTo(page, HOME, 15);
+    await clickMap(page, offset(HOME, -400 * ALONG[0], -400 * ALONG[1]));
+    await clickMap(page, offset(HOME, 400 * ALONG[0], 400 * ALONG[1]));
     await page
       .getByRole('status')
       .filter({ hasText: /Arrived after \d+ tracks/ })
@@ -196,15 +219,15 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     await shot(page, 'simulator');
     const seen = await page.locator('.sim-event').allInnerTexts();
     assert.deepEqual(
-      seen.map((x) => x.trim()).filter((x) => x.includes('Brooklyn store')),
-      ['user.entered_geofence (Brooklyn store)', 'user.exited_geofence (Brooklyn store)'].reverse(),
+      seen.map((x) => x.trim()).filter((x) => x.includes(STORE)),
+      [`user.entered_geofence (${STORE})`, `user.exited_geofence (${STORE})`].reverse(),
       'newest first',
     );
   });
 
   it('shows the entry and exit in the live event stream', async () => {
     assert.ok(events, 'the stream tab was opened by the simulator test');
-    const store = events.locator('.event-rows tr', { hasText: 'Brooklyn store' });
+    const store = events.locator('.event-rows tr', { hasText: STORE });
     await store.filter({ hasText: 'user.exited_geofence' }).waitFor();
     assert.deepEqual(await store.locator('.event-type').allInnerTexts(), [
       'user.exited_geofence',
@@ -237,7 +260,7 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
       .getByRole('list', { name: "The user's events" })
       .getByRole('listitem')
       .filter({ hasText: 'user.exited_geofence' })
-      .filter({ hasText: 'Brooklyn store' })
+      .filter({ hasText: STORE })
       .waitFor();
     await page.locator('.map[data-ready="true"]').waitFor();
     await shot(page, 'user-history');
@@ -270,5 +293,28 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     await page.locator('.map[data-ready="true"]').waitFor();
     await page.getByText(/\d+ geofences, 1 users, 1 active trips/).waitFor();
     await shot(page, 'map');
+    // A user whose track causes an event appears at once, from the live stream (the poll is 30 s).
+    await page.getByText('Following the live event stream.').waitFor();
+    const entered = await s.request('POST', '/v1/track', {
+      key: s.keys.test.publishable,
+      json: { deviceId: 'map-phone', latitude: HOME[1], longitude: HOME[0], accuracy: 10 },
+    });
+    assert.ok(entered.body.events?.length > 0, 'the track caused an event');
+    await page.getByText(/\d+ geofences, 2 users, 1 active trips/).waitFor();
+  });
+  it("shows the webhooks and the month's usage on the Settings page", async () => {
+    const hook = newWebhook(
+      { url: 'http://127.0.0.1:9/hook', live: false, types: ['user.entered_geofence'] },
+      Date.now(),
+    );
+    await s.updateProject('default', (p) => ({ ...p, webhooks: [hook] }));
+    await open(page, 'settings');
+    const row = page.locator('table.webhooks tr', { hasText: hook.url });
+    await row.waitFor();
+    assert.match(await row.innerText(), new RegExp(`user\\.entered_geofence[\\s\\S]*…${hook.secret.slice(-4)}`));
+    // The simulator's tracks (at least five) are counted, and drawn as a bar of the chart.
+    const [, total] = /([\d,]+) requests in \d{4}-\d{2}/.exec(await page.locator('.usage-total').innerText()) ?? [];
+    assert.ok(Number(total?.replace(/,/g, '')) >= 5, `usage total ${total}`);
+    await page.locator('.usage-chart title', { hasText: /^POST \/v1\/track: \d+$/ }).waitFor({ state: 'attached' });
   });
 });

@@ -32,10 +32,13 @@ let styleChoice: Promise<string | StyleSpecification> | null = null;
 function chooseStyle(): Promise<string | StyleSpecification> {
   styleChoice ??= (async () => {
     const key = session.publishable();
-    const url = `/maps/styles/radar-default-v1${key ? `?key=${encodeURIComponent(key)}` : ''}`;
+    const q = key ? `?key=${encodeURIComponent(key)}` : '';
+    const url = `/maps/styles/radar-default-v1${q}`;
     try {
-      const res = await fetch(url);
-      if (res.ok) return url;
+      // The style is served even before a geodata pack is imported, but its tiles are not (503): then
+      // the plain style, rather than a map of failing tiles.
+      const [style, tile] = await Promise.all([fetch(url), fetch(`/maps/tiles/0/0/0.pbf${q}`)]);
+      if (style.ok && tile.ok) return url;
     } catch {
       // No base map: the plain style below still draws every layer.
     }
@@ -193,7 +196,9 @@ export function MapView({ data, onClick, onPick, fit, fitKey, label, center, zoo
       (window as unknown as { whereaboutsMap: MapLibreMap }).whereaboutsMap = m;
       m.addControl(new maplibregl.NavigationControl({ showCompass: false }));
       m.getCanvas().setAttribute('aria-label', `${label} (arrow keys pan, + and - zoom)`);
-      m.on('load', () => {
+      // The style, not every tile, is what the layers need: a tile the server fails must not keep the page's
+      // layers away.
+      m.once('style.load', () => {
         addLayers(m);
         ready.current = true;
         container.current?.setAttribute('data-ready', 'true');

@@ -62,6 +62,24 @@ export class UsageMeter {
     return total;
   }
 
+  /**
+   * The month's counts per environment and endpoint, including those not yet flushed (so a reader
+   * sees the request it just made counted).
+   */
+  async monthTable(
+    projectId: string,
+    month: string,
+  ): Promise<Array<{ live: boolean; endpoint: string; count: number }>> {
+    const rows = await this.store.monthTable(projectId, month);
+    for (const p of this.pending.values()) {
+      if (p.projectId !== projectId || p.month !== month) continue;
+      const row = rows.find((r) => r.live === p.live && r.endpoint === p.endpoint);
+      if (row) row.count += p.count;
+      else rows.push({ live: p.live, endpoint: p.endpoint, count: p.count });
+    }
+    return rows;
+  }
+
   /** Counts waiting for the next flush (rows of project, environment, endpoint and month): the metrics' backlog. */
   get pendingRows(): number {
     return this.pending.size;

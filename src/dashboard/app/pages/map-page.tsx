@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Json } from '../api.js';
+import { api, type Json, streamEvents } from '../api.js';
 import { geofenceFeature, placeFeature, tripFeatures, userFeature } from '../features.js';
 import { collection, type Feature } from '../geo.js';
 import { MapView, type Picked } from '../map-view.js';
@@ -7,13 +7,14 @@ import { ErrorLine, RecordPanel } from '../record.js';
 
 const nonNull = <T,>(x: T | null): x is T => x !== null;
 
-/** Everything at once: geofences, users at their last location (refreshed every 5 s), active trips. */
+/** Everything at once: geofences, users at their last location (as their events stream in), active trips. */
 export function MapPage() {
   const [geofences, setGeofences] = useState<Json[]>([]);
   const [users, setUsers] = useState<Json[]>([]);
   const [trips, setTrips] = useState<Json[]>([]);
   const [picked, setPicked] = useState<{ title: string; record: Json } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [live, setLive] = useState(false);
 
   useEffect(() => {
     api('GET', '/v1/geofences?limit=1000').then(
@@ -31,8 +32,22 @@ export function MapPage() {
       );
     };
     refresh();
-    const timer = setInterval(refresh, 5000);
-    return () => clearInterval(timer);
+    // Users move as their events arrive on the live stream (a refresh shortly after each burst of
+    // events); a track that causes no event is not streamed, so a slow poll still catches those.
+    let soon: ReturnType<typeof setTimeout> | undefined;
+    const stopStream = streamEvents('', {
+      onEvent: () => {
+        clearTimeout(soon);
+        soon = setTimeout(refresh, 300);
+      },
+      onState: (state) => setLive(state === 'open'),
+    });
+    const timer = setInterval(refresh, 30_000);
+    return () => {
+      stopStream();
+      clearTimeout(soon);
+      clearInterval(timer);
+    };
   }, []);
 
   const pick = ({ properties }: Picked) => {
@@ -56,6 +71,7 @@ export function MapPage() {
           {geofences.length} geofences, {users.length} users, {trips.length} active trips. Click anything on the map for
           its record.
         </p>
+        <p class="stream-state">{live ? 'Following the live event stream.' : 'Refreshed every 30 s.'}</p>
         <ul class="legend">
           <li>
             <span class="swatch fence" /> geofence

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Json } from '../api.js';
 import { ErrorLine } from '../record.js';
+import { UsageSection, WebhooksSection } from './settings-activity.js';
 
 const FEATURES = [
   ['places', 'Places: the place and chains a user is at'],
@@ -10,8 +11,8 @@ const FEATURES = [
 
 /**
  * What the API lets a secret key read and change: the project's features and place settings, and the
- * per-key rate limit (from the answer's headers). Webhooks, their deliveries and the month's usage are
- * kept by the server but offered only by the CLI, so this page says where to find them.
+ * per-key rate limit (from the answer's headers); the environment's webhooks with their delivery log,
+ * and the month's usage (settings-activity.tsx).
  */
 export function SettingsPage() {
   const [settings, setSettings] = useState<Json | null>(null);
@@ -123,12 +124,8 @@ export function SettingsPage() {
           ? `${limit} requests per second per key (tracks: 1 a second per device).`
           : 'Not reported by the server.'}
       </p>
-      <h2>Webhooks, deliveries and usage</h2>
-      <p>
-        The API does not offer these to a key yet; the command line does:{' '}
-        <code>npm run cli -- projects webhooks &lt;project&gt;</code>, <code>projects deliveries &lt;project&gt;</code>{' '}
-        and <code>projects usage &lt;project&gt;</code>.
-      </p>
+      <WebhooksSection />
+      <UsageSection />
     </section>
   );
 }
