@@ -120,7 +120,7 @@ describe('operator imports reach a running server', () => {
     const zip = path.join(pack.dataDir, 'tl_2020_us_zcta520.zip');
     await writeFile(zip, zctaShapefileZip(dc));
     const hi = path.join(fixtures.dir, 'zcta', 'hi-zcta-2010.geojson');
-    const run = await runCli(['import', 'postal', zip, hi], env);
+    const run = await runCli(['import', 'postal', zip, hi], env, 180_000);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /Importing ZCTA polygons \[#+-*\] \d+\/\d+ reading tl_2020_us_zcta520\.zip/);
     assert.match(run.stdout, new RegExp(`postalAreas: ${dc.features.length + 94}\\b`));
