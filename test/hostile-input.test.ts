@@ -299,10 +299,20 @@ describe('hostile input on every route', () => {
     let moved = false;
     for (let i = 0; i < REQUESTS; i++) {
       const { method, target, headers, body } = next(i);
-      const res = await fetch(`${s.url}${target}`, { method, headers, body });
+      const stop = new AbortController();
+      const res = await fetch(`${s.url}${target}`, { method, headers, body, signal: stop.signal });
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      // A taken request whose answer is not JSON: the live event stream never ends (close it once
+      // its headers are here), and the geofence export is CSV or GeoJSON text.
+      const type = res.headers.get('content-type') ?? '';
+      if (res.status < 300 && !type.startsWith('application/json')) {
+        if (type.startsWith('text/event-stream')) stop.abort();
+        else await res.text();
+        if (method !== 'GET') moved = true;
+        continue;
+      }
       const text = await res.text();
       const what = `${method} ${target.slice(0, 200)} ${(body ?? '').slice(0, 200)} => ${res.status} ${text.slice(0, 300)}`;
-      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       assert.ok(res.status < 500, what);
       const answer = JSON.parse(text) as { meta?: { code?: number; param?: string; message?: string } };
       assert.equal(answer.meta?.code, res.status, what);

@@ -73,7 +73,7 @@ export interface StyleOptions {
 
 /** A MapLibre style (version 8) over the server's tiles, glyphs and sprite, or null for an unknown name. */
 export function mapStyle(name: string, o: StyleOptions): Record<string, unknown> | null {
-  if (!(name in THEMES)) return null;
+  if (!Object.hasOwn(THEMES, name)) return null;
   const c = THEMES[name as StyleName];
   const q = o.key ? `?key=${encodeURIComponent(o.key)}` : '';
   const byClass = (pairs: Record<string, string>, fallback: string) => [
