@@ -254,12 +254,9 @@ async function waitForIndexAt(ctx: BenchContext, url: string, probe: SeedProbe, 
   const [lon, lat] = probe.inside;
   const deadline = Date.now() + 30 * 60_000;
   for (let i = 0; Date.now() < deadline; i++) {
-    // A fresh connection each time: while the server builds the index its event loop is busy, and on a
-    // loaded machine for longer than its keep-alive timeout, which then closes a kept connection under
-    // the next request ("other side closed").
     const res = await fetch(`${url}/v1/track`, {
       method: 'POST',
-      headers: { ...auth(ctx.keys.publishable, true), connection: 'close' },
+      headers: auth(ctx.keys.publishable, true),
       body: JSON.stringify({ deviceId: `${devicePrefix}-${i}`, latitude: lat, longitude: lon, accuracy: 10 }),
     });
     if (!res.ok) throw new Error(`warm-up track failed: ${res.status}`);
