@@ -27,7 +27,8 @@ export class RegionsTracker implements TrackParticipant {
 
   onTrack(update: TrackUpdate): TrackContribution {
     if (!update.project.features.regions) return { events: [] };
-    const current = this.regions.at(update.location);
+    // Found already by the jurisdiction check of the same request, or looked up now.
+    const current = update.regions ?? this.regions.at(update.location);
     if (!current) return { events: [] };
     const t = regionTransitions(storedRegions(update.user.state.regions), current, update.at);
     const events = [

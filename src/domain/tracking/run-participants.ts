@@ -51,6 +51,7 @@ export async function runParticipants(
     enteredGeofences: input.entered,
     insideGeofences: input.inside,
     body: req.body,
+    regions: req.regions,
     unit: input.unit,
   };
   for (const participant of participants) {

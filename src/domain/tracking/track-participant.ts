@@ -3,6 +3,7 @@ import type { LocationEvent } from '../events/event.js';
 import type { Geofence } from '../geofences/geofence.js';
 import type { TrackUnit } from '../ports/track-unit.js';
 import type { Project } from '../projects/project.js';
+import type { RegionSet } from '../regions/region.js';
 import type { Tenant } from '../tenant.js';
 import type { User } from '../users/user.js';
 
@@ -26,6 +27,8 @@ export interface TrackUpdate {
   insideGeofences: Geofence[];
   /** The raw request body (e.g. `tripOptions`, `beacons`), for participants that read their own fields. */
   body: Record<string, unknown>;
+  /** The regions at `location` when the request already looked them up (its jurisdiction check). */
+  regions?: RegionSet | undefined;
   /** The track's transaction: trip writes given it commit with the user and events (`TripStore.save`). */
   unit: TrackUnit;
 }

@@ -3,6 +3,7 @@ import type { LocationEvent } from '../events/event.js';
 import type { Geofence } from '../geofences/geofence.js';
 import type { Metadata } from '../metadata.js';
 import type { Project } from '../projects/project.js';
+import type { RegionSet } from '../regions/region.js';
 import type { Tenant } from '../tenant.js';
 import type { DeviceType, User } from '../users/user.js';
 
@@ -33,6 +34,8 @@ export interface TrackRequest {
   ip: string | undefined;
   /** The raw body, for participants that read their own fields (`tripOptions`, `beacons`). */
   body: Record<string, unknown>;
+  /** The regions at `location` when the jurisdiction check already found them: the Regions step reuses them. */
+  regions?: RegionSet;
 }
 
 /** What a track produced, for the response. */

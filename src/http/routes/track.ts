@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler }
 import { parseRangedBeacons } from '../../domain/beacons/ranged-beacons.js';
 import { DomainError, invalidParam } from '../../domain/errors.js';
 import { jurisdictionFields } from '../../domain/jurisdiction/jurisdiction-fields.js';
-import type { JurisdictionAnswer } from '../../domain/jurisdiction/jurisdiction-service.js';
+import { type JurisdictionCheck, verdictAfterTrack } from '../../domain/jurisdiction/jurisdiction-service.js';
 import type { Region, RegionSet } from '../../domain/regions/region.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { TrackRequest, TrackResult } from '../../domain/tracking/track-request.js';
@@ -127,15 +127,18 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
     body: TrackBody & Parsed<typeof sdkTrackBody> & { deviceId: string },
     req: FastifyRequest,
     tenant: Tenant,
-    verdict: JurisdictionAnswer | null,
+    checked: JurisdictionCheck | null,
   ) => {
     const request = toTrackRequest(body, req, tenant, clock.now());
+    // The Regions step answers from the regions the check already found (when it found all of them).
+    if (checked?.regions && request.project.features.regions) request.regions = checked.regions;
     const result = await services.tracking.track(request);
-    if (verdict) withJurisdiction(result, verdict);
+    if (checked) withJurisdiction(result, checked);
     return present(result, await trackExtras(services, tenant, request, body, result, clock.now()));
   };
   /** The answer's jurisdiction fields, over the Regions step's country and state (or found for them). */
-  const withJurisdiction = (result: TrackResult, verdict: JurisdictionAnswer) => {
+  const withJurisdiction = (result: TrackResult, checked: JurisdictionCheck) => {
+    const verdict = verdictAfterTrack(checked, result.inside);
     const f = result.userFields;
     const regions: RegionSet =
       f.country || f.state
@@ -146,10 +149,16 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
   };
   /**
    * The jurisdiction check, before the device limits and the track's transaction: a refused (451)
-   * track takes nothing from the device's windows, writes nothing and fires no event.
+   * track takes nothing from the device's windows, writes nothing and fires no event. With the Regions
+   * feature on it looks up every region at once, for the Regions step to reuse.
    */
-  const judge = (tenant: Tenant, body: { latitude: number; longitude: number }) =>
-    services.jurisdiction.at(tenant, [body.longitude, body.latitude], 'latitude');
+  const judge = (req: FastifyRequest, tenant: Tenant, body: { latitude: number; longitude: number }) =>
+    services.jurisdiction.check(
+      tenant,
+      [body.longitude, body.latitude],
+      'latitude',
+      req.auth!.project.features.regions,
+    );
 
   defineRoute(
     app,
@@ -164,10 +173,10 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
       onSend: refundRefused,
     },
     async ({ body, tenant, req, reply }) => {
-      const verdict = await judge(tenant, body);
+      const checked = await judge(req, tenant, body);
       const device = await withDevice(body, tenant);
       await limitDevice(req, reply, tenant, device.deviceId);
-      return track(device, req, tenant, verdict);
+      return track(device, req, tenant, checked);
     },
   );
 
@@ -183,10 +192,10 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
       perKeyLimit: false,
     },
     async ({ body, tenant, req, reply }) => {
-      const verdict = await judge(tenant, body);
+      const checked = await judge(req, tenant, body);
       const device = await withDevice(body, tenant);
       await limitDevice(req, reply, tenant, device.deviceId);
-      return track({ ...device, verified: true }, req, tenant, verdict);
+      return track({ ...device, verified: true }, req, tenant, checked);
     },
   );
 
@@ -207,7 +216,7 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
         body.replays.map((raw, i) => withDevice(parseReplay(raw, i), tenant, `replays[${i}].deviceId`)),
       );
       // Every replayed fix is judged first: one in a refused country refuses the whole request.
-      for (const item of items) await judge(tenant, item);
+      for (const item of items) await judge(req, tenant, item);
       // One request, one count against the device limits, however many updates it carries.
       await limitDevice(req, reply, tenant, items[0]!.deviceId);
       const reqs = items.map((b, i) =>
