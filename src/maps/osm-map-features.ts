@@ -7,7 +7,7 @@ import { joinRings } from '../geodata/osm/places/extract-places.js';
 import { openPlaceLayer } from '../geodata/osm/places/place-layer.js';
 import { writeTileArchive } from './tile-archive.js';
 import { TILE_MAX_ZOOM, type TileCoord } from './tile-grid.js';
-import { forEachPosition, tileAt } from './tile-math.js';
+import { forEachPosition } from './tile-math.js';
 import { type MapFeature, TileSet } from './tile-set.js';
 
 /** The tile archive an OSM import writes for the map (MBTiles layout), in the region's folder. */
@@ -168,32 +168,57 @@ async function addPlaces(dir: string, out: MapFeature[]): Promise<void> {
 
 /**
  * Every non-empty tile of the region at every zoom, cut once here so the server reads tiles instead
- * of cutting them (see docs/adr/map-tiles.md). Walks only the tiles over the region's box.
+ * of cutting them (see docs/adr/map-tiles.md). Walks only the tiles over some feature's own box (with
+ * the tile buffer): an extract of two distant areas (one fixture holds Liechtenstein and a county of
+ * Alabama) has a region box over an ocean of empty tiles, millions of them at the deepest zooms.
  */
 function* regionTiles(features: MapFeature[]): Generator<[TileCoord, Uint8Array]> {
-  let [w, s, e, n] = [180, 85, -180, -85];
-  for (const f of features) {
-    forEachPosition(f.geometry, (p) => {
-      const lon = p[0]!;
-      const lat = p[1]!;
-      if (lon < w) w = lon;
-      if (lon > e) e = lon;
-      if (lat < s) s = lat;
-      if (lat > n) n = lat;
-    });
-  }
-  if (w > e) return;
+  const boxes = features.map(featureBox);
+  if (boxes.length === 0) return;
   const set = new TileSet(features);
   for (let z = 0; z <= TILE_MAX_ZOOM; z++) {
-    const [x0, y0] = tileAt(w, n, z);
-    const [x1, y1] = tileAt(e, s, z);
-    for (let x = x0; x <= x1; x++) {
-      for (let y = y0; y <= y1; y++) {
-        const data = set.tile({ z, x, y });
-        if (data) yield [{ z, x, y }, data];
-      }
+    const size = 2 ** z;
+    const keys = new Set<number>();
+    for (const [w, s, e, n] of boxes) {
+      const [x0, y0] = tileFraction(w, n, size);
+      const [x1, y1] = tileFraction(e, s, size);
+      const [xa, xb] = [clampTile(x0 - TILE_MARGIN, size), clampTile(x1 + TILE_MARGIN, size)];
+      const [ya, yb] = [clampTile(y0 - TILE_MARGIN, size), clampTile(y1 + TILE_MARGIN, size)];
+      for (let x = xa; x <= xb; x++) for (let y = ya; y <= yb; y++) keys.add(x * size + y);
+    }
+    for (const key of [...keys].sort((a, b) => a - b)) {
+      const x = Math.floor(key / size);
+      const y = key % size;
+      const data = set.tile({ z, x, y });
+      if (data) yield [{ z, x, y }, data];
     }
   }
+}
+
+/** How far past its edge a tile takes features in, as a share of the tile (TileSet's buffer). */
+const TILE_MARGIN = 64 / 4096;
+
+function featureBox(f: MapFeature): [number, number, number, number] {
+  let [w, s, e, n] = [180, 85, -180, -85];
+  forEachPosition(f.geometry, (p) => {
+    const lon = p[0]!;
+    const lat = p[1]!;
+    if (lon < w) w = lon;
+    if (lon > e) e = lon;
+    if (lat < s) s = lat;
+    if (lat > n) n = lat;
+  });
+  return [w, s, e, n];
+}
+
+/** The tile coordinates of a position at a zoom of `size` tiles a side, with their fraction. */
+function tileFraction(lon: number, lat: number, size: number): [number, number] {
+  const r = (Math.max(-85.0511, Math.min(85.0511, lat)) * Math.PI) / 180;
+  return [((lon + 180) / 360) * size, ((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * size];
+}
+
+function clampTile(v: number, size: number): number {
+  return Math.min(size - 1, Math.max(0, Math.floor(v)));
 }
 
 function baseHighway(highway: string): string {
