@@ -1,6 +1,6 @@
 import { type Destination, newDestination } from '../domain/destinations/destination.js';
 import type { ProjectService } from '../domain/projects/project-service.js';
-import { refuseUnknownFlags } from './flags.js';
+import { applyRemoveEnableDisable, refuseUnknownFlags } from './flags.js';
 
 const FLAGS = ['add', 'live', 'types', 'block-tags', 'block-metadata', 'remove', 'enable', 'disable'];
 
@@ -35,13 +35,6 @@ function applyDestinationFlags(
 ): Destination[] {
   refuseUnknownFlags(flags, FLAGS, 'destinations');
   let list = current;
-  const known = (flag: string): string => {
-    const id = flags[flag];
-    if (typeof id !== 'string' || !list.some((d) => d.id === id)) {
-      throw new Error(`--${flag} must name one of the project's destinations by id.`);
-    }
-    return id;
-  };
   const listFlag = (flag: string): string[] | undefined => {
     const v = flags[flag];
     if (v === undefined) return undefined;
@@ -70,19 +63,7 @@ function applyDestinationFlags(
   } else if (['types', 'live', 'block-tags', 'block-metadata'].some((f) => flags[f] !== undefined)) {
     throw new Error('--types, --live, --block-tags and --block-metadata go with --add.');
   }
-  if (flags.remove !== undefined) {
-    const id = known('remove');
-    list = list.filter((d) => d.id !== id);
-  }
-  for (const [flag, enabled] of [
-    ['enable', true],
-    ['disable', false],
-  ] as const) {
-    if (flags[flag] === undefined) continue;
-    const id = known(flag);
-    list = list.map((d) => (d.id === id ? { ...d, enabled } : d));
-  }
-  return list;
+  return applyRemoveEnableDisable(list, flags, 'destinations');
 }
 
 /** The URL with its password replaced, for printing. */

@@ -24,3 +24,35 @@ export function refuseUnknownFlags(
   const unknown = Object.keys(flags).find((f) => !allowed.includes(f));
   if (unknown !== undefined) throw new Error(`--${unknown} is not a ${what} option.`);
 }
+
+/**
+ * `--remove <id>`, `--enable <id>` and `--disable <id>` applied to a project's list of webhooks or
+ * destinations; an id that names none of them throws (`--remove must name one of the project's <what> by id.`).
+ */
+export function applyRemoveEnableDisable<T extends { id: string; enabled: boolean }>(
+  current: T[],
+  flags: Record<string, string | true>,
+  what: string,
+): T[] {
+  let list = current;
+  const known = (flag: string): string => {
+    const id = flags[flag];
+    if (typeof id !== 'string' || !list.some((x) => x.id === id)) {
+      throw new Error(`--${flag} must name one of the project's ${what} by id.`);
+    }
+    return id;
+  };
+  if (flags.remove !== undefined) {
+    const id = known('remove');
+    list = list.filter((x) => x.id !== id);
+  }
+  for (const [flag, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    if (flags[flag] === undefined) continue;
+    const id = known(flag);
+    list = list.map((x) => (x.id === id ? { ...x, enabled } : x));
+  }
+  return list;
+}

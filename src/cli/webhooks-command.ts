@@ -2,7 +2,7 @@ import type { Store } from '../domain/ports/store.js';
 import type { Project } from '../domain/projects/project.js';
 import type { ProjectService } from '../domain/projects/project-service.js';
 import { newWebhook, type Webhook } from '../domain/webhooks/webhook.js';
-import { refuseUnknownFlags } from './flags.js';
+import { applyRemoveEnableDisable, refuseUnknownFlags } from './flags.js';
 
 /**
  * `projects webhooks <name> [--add <url> [--live] [--types a,b] [--mode single|multiple]] [--remove <id>] [--enable <id>]
@@ -38,13 +38,6 @@ function applyWebhookFlags(
   onAdd: (w: Webhook) => void,
 ): Webhook[] {
   let list = current;
-  const known = (flag: string): string => {
-    const id = flags[flag];
-    if (typeof id !== 'string' || !list.some((w) => w.id === id)) {
-      throw new Error(`--${flag} must name one of the project's webhooks by id.`);
-    }
-    return id;
-  };
   refuseUnknownFlags(flags, ['add', 'live', 'types', 'mode', 'remove', 'enable', 'disable'], 'webhooks');
   if (flags.add !== undefined) {
     if (flags.add === true) throw new Error('--add needs the URL to post events to.');
@@ -59,19 +52,7 @@ function applyWebhookFlags(
   } else if (flags.types !== undefined || flags.live !== undefined || flags.mode !== undefined) {
     throw new Error('--types, --live and --mode go with --add.');
   }
-  if (flags.remove !== undefined) {
-    const id = known('remove');
-    list = list.filter((w) => w.id !== id);
-  }
-  for (const [flag, enabled] of [
-    ['enable', true],
-    ['disable', false],
-  ] as const) {
-    if (flags[flag] === undefined) continue;
-    const id = known(flag);
-    list = list.map((w) => (w.id === id ? { ...w, enabled } : w));
-  }
-  return list;
+  return applyRemoveEnableDisable(list, flags, 'webhooks');
 }
 
 /**
