@@ -1,3 +1,4 @@
+// store-independent: address validation reads the imported extract's addresses in the pack
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertError, assertOk } from './helpers/assertions.js';

@@ -1,3 +1,4 @@
+// store-independent: reads the source files' imports; starts no server
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';

@@ -1,3 +1,4 @@
+// store-independent: the import commands write the geodata pack; the serve they start answers from it, never the store
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,3 +1,4 @@
+// store-independent: forward, reverse and autocomplete over imported extracts read only the geodata pack
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';

@@ -1,3 +1,4 @@
+// store-independent: geocoding over the world pack reads only the pack
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertError, assertOk } from './helpers/assertions.js';

@@ -1,3 +1,4 @@
+// store-independent: IP geocoding reads the pack's IP database, never the store
 import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { assertError, assertOk } from './helpers/assertions.js';

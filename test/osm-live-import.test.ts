@@ -1,3 +1,4 @@
+// store-independent: an import into a running server's geodata pack; places, addresses and routes come from the pack, never the store
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { copyOfSharedTestPack, type TestPack } from '../src/geodata/test-pack.js';

@@ -1,3 +1,4 @@
+// store-independent: routes and matrices are computed from the pack's road graphs, never the store
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Position } from '../src/geo/types.js';

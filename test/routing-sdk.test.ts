@@ -1,3 +1,4 @@
+// store-independent: the SDK's routing calls read the pack's road graphs, never the store
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { haversineMeters } from './helpers/fixtures.js';
