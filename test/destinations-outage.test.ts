@@ -53,12 +53,13 @@ describe('destinations: every broker down for 30 s and back loses nothing', {
 
   before(async () => {
     [s] = await Promise.all([startServer({ clock, env: { SEND_WEBHOOKS: 'off' } }), all((b) => b.start())]);
-    consumers = {
-      redis: await redisStream(root, brokers.redis.port),
-      nats: await natsStream(root, brokers.nats.port, StorageType.File),
-      mqtt: await mqttTopic(brokers.mqtt.port, root),
-      amqp: await amqpExchange(root, { port: brokers.amqp.port, durable: true }),
-    };
+    const [redis, nats, mqtt, amqp] = await Promise.all([
+      redisStream(root, brokers.redis.port),
+      natsStream(root, brokers.nats.port, StorageType.File),
+      mqttTopic(brokers.mqtt.port, root),
+      amqpExchange(root, { port: brokers.amqp.port, durable: true }),
+    ]);
+    consumers = { redis, nats, mqtt, amqp };
     const urls = {
       redis: consumers.redis.url(),
       nats: consumers.nats.url,
