@@ -36,7 +36,7 @@ async function untilAnswers(port: number, what: string, ms = 60_000): Promise<vo
 /** A broker that is one child process: stopping it is SIGTERM, starting it spawns it again. */
 async function childBroker(name: string, args: (port: number, dir: string) => string[]): Promise<PrivateBroker> {
   const port = await freePort();
-  const dir = tempDir(name);
+  let dir: string | null = null; // made at the first start: a test that is skipped leaves nothing behind
   let child: ChildProcess | null = null;
   const stop = async () => {
     const c = child;
@@ -50,13 +50,14 @@ async function childBroker(name: string, args: (port: number, dir: string) => st
     port,
     async start() {
       if (child) return;
+      dir ??= tempDir(name);
       child = spawn(name, args(port, dir), { stdio: 'ignore' });
       await untilAnswers(port, name);
     },
     stop,
     async close() {
       await stop();
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -98,12 +99,49 @@ const RABBITMQ_BIN = fs.existsSync('/usr/lib/rabbitmq/bin/rabbitmq-server') ? '/
 export async function privateRabbit(): Promise<PrivateBroker | null> {
   if (!installed(`${RABBITMQ_BIN}rabbitmq-server`)) return null;
   const [port, distPort] = [await freePort(), await freePort()];
-  const dir = tempDir('rabbitmq');
   const node = `wb${randomBytes(4).toString('hex')}@localhost`;
+  /** Set at the first start, with the node's directory: a test that is skipped leaves nothing behind. */
+  let env: NodeJS.ProcessEnv | null = null;
+  let running = false;
+  const ctl = (...args: string[]) => run(`${RABBITMQ_BIN}rabbitmqctl`, ['-n', node, ...args], { env: env! });
+  return {
+    port,
+    async start() {
+      if (running) return;
+      if (env) await ctl('start_app');
+      else {
+        env = rabbitEnv(node, port, distPort);
+        await run(`${RABBITMQ_BIN}rabbitmq-server`, ['-detached'], { env });
+      }
+      running = true;
+      await untilAnswers(port, `RabbitMQ node ${node}`);
+    },
+    async stop() {
+      if (!running) return;
+      running = false;
+      await ctl('stop_app');
+    },
+    async close() {
+      running = false;
+      if (!env) return;
+      // Killed by the pid it wrote: its files are thrown away, so nothing needs a graceful stop.
+      try {
+        process.kill(Number(fs.readFileSync(env.RABBITMQ_PID_FILE!, 'utf8').trim()), 'SIGKILL');
+      } catch {
+        // No pid file, or no such process: the node is gone already.
+      }
+      fs.rmSync(env.HOME!, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A RabbitMQ node's environment: everything in a directory of its own (HOME holds its Erlang cookie). */
+function rabbitEnv(node: string, port: number, distPort: number): NodeJS.ProcessEnv {
+  const dir = tempDir('rabbitmq');
   fs.writeFileSync(path.join(dir, 'enabled_plugins'), '[].');
   fs.writeFileSync(path.join(dir, 'rabbitmq.conf'), `listeners.tcp.default = 127.0.0.1:${port}\n`);
   fs.writeFileSync(path.join(dir, 'rabbitmq-env.conf'), '');
-  const env = {
+  return {
     ...process.env,
     HOME: dir,
     RABBITMQ_NODENAME: node,
@@ -115,36 +153,5 @@ export async function privateRabbit(): Promise<PrivateBroker | null> {
     RABBITMQ_MNESIA_BASE: path.join(dir, 'mnesia'),
     RABBITMQ_LOG_BASE: path.join(dir, 'log'),
     RABBITMQ_PID_FILE: path.join(dir, 'node.pid'),
-  };
-  /** Kills the node by the pid it wrote: its files are thrown away, so nothing needs a graceful stop. */
-  const kill = () => {
-    try {
-      process.kill(Number(fs.readFileSync(env.RABBITMQ_PID_FILE, 'utf8').trim()), 'SIGKILL');
-    } catch {
-      // No pid file, or no such process: the node is gone already.
-    }
-  };
-  const ctl = (...args: string[]) => run(`${RABBITMQ_BIN}rabbitmqctl`, ['-n', node, ...args], { env });
-  let booted = false;
-  let running = false;
-  return {
-    port,
-    async start() {
-      if (running) return;
-      if (booted) await ctl('start_app');
-      else await run(`${RABBITMQ_BIN}rabbitmq-server`, ['-detached'], { env });
-      booted = running = true;
-      await untilAnswers(port, `RabbitMQ node ${node}`);
-    },
-    async stop() {
-      if (!running) return;
-      running = false;
-      await ctl('stop_app');
-    },
-    async close() {
-      running = false;
-      if (booted) kill();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
   };
 }
