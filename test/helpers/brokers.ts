@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import net, { type AddressInfo } from 'node:net';
 import amqp from 'amqplib';
@@ -7,9 +6,10 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import { connect as natsConnect, StorageType } from 'nats';
 
 /**
- * Consumers on the machine's real brokers (Redis 6379, NATS JetStream 4222, Mosquitto 1883, RabbitMQ
- * 5672), each listening on names of its own (a random prefix), and a private Mosquitto a test may stop.
- * Each `ids()` answers the event ids received so far, repeats included.
+ * Consumers on real brokers (the machine's Redis 6379, NATS JetStream 4222, Mosquitto 1883, RabbitMQ
+ * 5672 unless a port is given: private-brokers.ts starts others), each listening on names of its own
+ * (a random prefix). Each `ids()` answers the event ids received so far, repeats included; each
+ * `close()` removes what it made where the broker is up, and ends its connection in any case.
  */
 export const prefix = () => `wtest${randomBytes(4).toString('hex')}`;
 
@@ -30,10 +30,11 @@ export function answers(port: number): Promise<boolean> {
   });
 }
 
-export async function redisStream(stream: string) {
-  const client = new Redis('redis://127.0.0.1:6379');
+export async function redisStream(stream: string, port = 6379) {
+  const client = new Redis(`redis://127.0.0.1:${port}`);
+  client.on('error', () => {}); // a broker stopped by the test: the client reconnects by itself
   return {
-    url: (extra = '') => `redis://127.0.0.1:6379/?stream=${stream}${extra}`,
+    url: (extra = '') => `redis://127.0.0.1:${port}/?stream=${stream}${extra}`,
     async ids(): Promise<string[]> {
       const entries = await client.xrange(stream, '-', '+');
       return entries.map(([, fields]) => {
@@ -45,18 +46,19 @@ export async function redisStream(stream: string) {
       });
     },
     async close() {
-      await client.del(stream);
-      await client.quit();
+      if (client.status === 'ready') await client.del(stream);
+      client.disconnect();
     },
   };
 }
 
-export async function natsStream(name: string) {
-  const nc = await natsConnect({ servers: '127.0.0.1:4222' });
+/** A JetStream stream capturing `<name>.>`; in memory unless `storage` (a file stream outlives a restart). */
+export async function natsStream(name: string, port = 4222, storage = StorageType.Memory) {
+  const nc = await natsConnect({ servers: `127.0.0.1:${port}`, maxReconnectAttempts: -1 });
   const jsm = await nc.jetstreamManager();
-  await jsm.streams.add({ name, subjects: [`${name}.>`], storage: StorageType.Memory });
+  await jsm.streams.add({ name, subjects: [`${name}.>`], storage });
   return {
-    url: `nats://127.0.0.1:4222/?subject=${name}.events`,
+    url: `nats://127.0.0.1:${port}/?subject=${name}.events`,
     async ids(): Promise<string[]> {
       const info = await jsm.streams.info(name);
       const out: string[] = [];
@@ -67,7 +69,7 @@ export async function natsStream(name: string) {
       return out;
     },
     async close() {
-      await jsm.streams.delete(name);
+      await jsm.streams.delete(name).catch(() => {});
       await nc.close();
     },
   };
@@ -94,32 +96,46 @@ export async function mqttTopic(port: number, root: string) {
   };
 }
 
-export async function amqpExchange(exchange: string) {
-  const connection = await amqp.connect('amqp://127.0.0.1:5672');
-  const channel = await connection.createChannel();
-  await channel.assertExchange(exchange, 'topic', { durable: false });
-  const { queue } = await channel.assertQueue('', { exclusive: true });
-  await channel.bindQueue(queue, exchange, '#');
+/**
+ * A topic exchange and a queue bound to it with `#`. `durable`: both outlive a broker's restart (the
+ * queue named after the exchange), so that what is published while the consumer reconnects waits in
+ * the queue; otherwise an exclusive queue of the connection's own.
+ */
+export async function amqpExchange(exchange: string, { port = 5672, durable = false } = {}) {
   const got: Array<{ routingKey: string; messageId: string; id: string }> = [];
-  await channel.consume(
-    queue,
-    (m) => {
-      if (!m) return;
-      got.push({
-        routingKey: m.fields.routingKey,
-        messageId: String(m.properties.messageId),
-        id: (JSON.parse(m.content.toString()) as { _id: string })._id,
-      });
-    },
-    { noAck: true },
-  );
+  let connection: amqp.ChannelModel;
+  let channel: amqp.Channel;
+  const subscribe = async () => {
+    connection = await amqp.connect(`amqp://127.0.0.1:${port}`);
+    connection.on('error', () => {}); // the broker went away: `resubscribe` opens another connection
+    channel = await connection.createChannel();
+    await channel.assertExchange(exchange, 'topic', { durable });
+    const { queue } = await channel.assertQueue(durable ? exchange : '', { durable, exclusive: !durable });
+    await channel.bindQueue(queue, exchange, '#');
+    await channel.consume(
+      queue,
+      (m) => {
+        if (!m) return;
+        got.push({
+          routingKey: m.fields.routingKey,
+          messageId: String(m.properties.messageId),
+          id: (JSON.parse(m.content.toString()) as { _id: string })._id,
+        });
+      },
+      { noAck: true },
+    );
+  };
+  await subscribe();
   return {
-    url: `amqp://127.0.0.1:5672/?exchange=${exchange}&routingKey={type}.{userId}`,
+    url: `amqp://127.0.0.1:${port}/?exchange=${exchange}&routingKey={type}.{userId}`,
     got,
     ids: async () => got.map((g) => g.id),
+    /** After the broker came back: a new connection consuming the same (durable) queue. */
+    resubscribe: subscribe,
     async close() {
-      await channel.deleteExchange(exchange);
-      await connection.close();
+      await channel.deleteExchange(exchange).catch(() => {});
+      if (durable) await channel.deleteQueue(exchange).catch(() => {});
+      await connection.close().catch(() => {});
     },
   };
 }
@@ -131,26 +147,6 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
-}
-
-/** A Mosquitto of the test's own on `port`, that the test may stop and start (null: no mosquitto installed). */
-export function privateMosquitto(port: number) {
-  if (spawnSync('mosquitto', ['-h']).error) return null;
-  let child: ChildProcess | null = null;
-  return {
-    async start() {
-      child = spawn('mosquitto', ['-p', String(port)], { stdio: 'ignore' });
-      for (let i = 0; i < 50 && !(await answers(port)); i++) await new Promise((r) => setTimeout(r, 100));
-    },
-    async stop() {
-      const c = child;
-      child = null;
-      if (!c || c.exitCode !== null) return;
-      const exited = new Promise((r) => c.once('exit', r));
-      c.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 /** Polls `ids` until every id of `want` is in it, or `ms` pass; returns the last answer. */

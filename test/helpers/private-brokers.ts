@@ -1,0 +1,157 @@
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { answers, freePort } from './brokers.js';
+
+/**
+ * Brokers of a test's own, each on a free loopback port with its files in a temporary directory, that
+ * the test may stop and start again without disturbing the machine's shared brokers (or another test
+ * file using them). Each factory answers null when the broker is not installed.
+ */
+export interface PrivateBroker {
+  readonly port: number;
+  /** Starts it (again) and resolves once its port answers; does nothing while it runs. */
+  start(): Promise<void>;
+  /** Stops it: its port closes; what it persists to its directory stays for the next start. */
+  stop(): Promise<void>;
+  /** Stops it for good and removes its directory (safe to call in any state). */
+  close(): Promise<void>;
+}
+
+const run = promisify(execFile);
+const installed = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
+const tempDir = (name: string) => fs.mkdtempSync(path.join(os.tmpdir(), `${name}-`));
+
+async function untilAnswers(port: number, what: string, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await answers(port))) {
+    if (Date.now() > deadline) throw new Error(`${what} did not answer on port ${port} within ${ms / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A broker that is one child process: stopping it is SIGTERM, starting it spawns it again. */
+async function childBroker(name: string, args: (port: number, dir: string) => string[]): Promise<PrivateBroker> {
+  const port = await freePort();
+  let dir: string | null = null; // made at the first start: a test that is skipped leaves nothing behind
+  let child: ChildProcess | null = null;
+  const stop = async () => {
+    const c = child;
+    child = null;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
+    const exited = new Promise((r) => c.once('exit', r));
+    c.kill('SIGTERM');
+    await exited;
+  };
+  return {
+    port,
+    async start() {
+      if (child) return;
+      dir ??= tempDir(name);
+      child = spawn(name, args(port, dir), { stdio: 'ignore' });
+      await untilAnswers(port, name);
+    },
+    stop,
+    async close() {
+      await stop();
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Redis with an append-only file, so that the stream outlives a restart as a production Redis's does. */
+export function privateRedis(): Promise<PrivateBroker> | null {
+  if (!installed('redis-server')) return null;
+  return childBroker('redis-server', (port, dir) => [
+    ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir],
+    ...['--save', '', '--appendonly', 'yes'],
+  ]);
+}
+
+/** NATS with JetStream, its store in the broker's directory (a file-stored stream outlives a restart). */
+export function privateNats(): Promise<PrivateBroker> | null {
+  if (!installed('nats-server')) return null;
+  return childBroker('nats-server', (port, dir) => ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir]);
+}
+
+/** Mosquitto without persistence: a consumer subscribes again once it is back. */
+export function privateMosquitto(): Promise<PrivateBroker> | null {
+  if (!installed('mosquitto')) return null;
+  return childBroker('mosquitto', (port) => ['-p', String(port)]);
+}
+
+/**
+ * Debian's rabbitmq-server and rabbitmqctl in /usr/sbin switch to the rabbitmq user, dropping the
+ * environment that makes the node private (its HOME holds the Erlang cookie): the scripts they wrap
+ * run as the caller.
+ */
+const RABBITMQ_BIN = fs.existsSync('/usr/lib/rabbitmq/bin/rabbitmq-server') ? '/usr/lib/rabbitmq/bin/' : '';
+
+/**
+ * A RabbitMQ node of its own (its name, ports, cookie, config, database and logs): the first start
+ * boots the Erlang node (several seconds); stopping and starting again is `rabbitmqctl stop_app` /
+ * `start_app`, which closes and reopens the AMQP port while the Erlang node stays up, as a restarted
+ * broker keeps its durable exchanges and queues. `close` kills the node.
+ */
+export async function privateRabbit(): Promise<PrivateBroker | null> {
+  if (!installed(`${RABBITMQ_BIN}rabbitmq-server`)) return null;
+  const [port, distPort] = [await freePort(), await freePort()];
+  const node = `wb${randomBytes(4).toString('hex')}@localhost`;
+  /** Set at the first start, with the node's directory: a test that is skipped leaves nothing behind. */
+  let env: NodeJS.ProcessEnv | null = null;
+  let running = false;
+  const ctl = (...args: string[]) => run(`${RABBITMQ_BIN}rabbitmqctl`, ['-n', node, ...args], { env: env! });
+  return {
+    port,
+    async start() {
+      if (running) return;
+      if (env) await ctl('start_app');
+      else {
+        env = rabbitEnv(node, port, distPort);
+        await run(`${RABBITMQ_BIN}rabbitmq-server`, ['-detached'], { env });
+      }
+      running = true;
+      await untilAnswers(port, `RabbitMQ node ${node}`);
+    },
+    async stop() {
+      if (!running) return;
+      running = false;
+      await ctl('stop_app');
+    },
+    async close() {
+      running = false;
+      if (!env) return;
+      // Killed by the pid it wrote: its files are thrown away, so nothing needs a graceful stop.
+      try {
+        process.kill(Number(fs.readFileSync(env.RABBITMQ_PID_FILE!, 'utf8').trim()), 'SIGKILL');
+      } catch {
+        // No pid file, or no such process: the node is gone already.
+      }
+      fs.rmSync(env.HOME!, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A RabbitMQ node's environment: everything in a directory of its own (HOME holds its Erlang cookie). */
+function rabbitEnv(node: string, port: number, distPort: number): NodeJS.ProcessEnv {
+  const dir = tempDir('rabbitmq');
+  fs.writeFileSync(path.join(dir, 'enabled_plugins'), '[].');
+  fs.writeFileSync(path.join(dir, 'rabbitmq.conf'), `listeners.tcp.default = 127.0.0.1:${port}\n`);
+  fs.writeFileSync(path.join(dir, 'rabbitmq-env.conf'), '');
+  return {
+    ...process.env,
+    HOME: dir,
+    RABBITMQ_NODENAME: node,
+    RABBITMQ_DIST_PORT: String(distPort),
+    RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS: '-kernel inet_dist_use_interface {127,0,0,1}',
+    RABBITMQ_CONFIG_FILE: path.join(dir, 'rabbitmq.conf'),
+    RABBITMQ_CONF_ENV_FILE: path.join(dir, 'rabbitmq-env.conf'),
+    RABBITMQ_ENABLED_PLUGINS_FILE: path.join(dir, 'enabled_plugins'),
+    RABBITMQ_MNESIA_BASE: path.join(dir, 'mnesia'),
+    RABBITMQ_LOG_BASE: path.join(dir, 'log'),
+    RABBITMQ_PID_FILE: path.join(dir, 'node.pid'),
+  };
+}
