@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ensureDashboardBuilt } from '../src/dashboard/build.js';
 import { newWebhook } from '../src/domain/webhooks/webhook.js';
+import { CHROMIUM_SKIP, type Chromium, launchChromium } from './helpers/chromium.js';
 import { withOsmRegion } from './helpers/osm.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { BROOKLYN, type LonLat, offset } from './helpers/tracking.js';
@@ -14,10 +13,6 @@ import { BROOKLYN, type LonLat, offset } from './helpers/tracking.js';
 // The dashboard walked as a person would, in real Chromium (Debian's package through playwright-core)
 // against a running server: each step asserts on what the page shows. Set DASHBOARD_SCREENSHOTS=1 to
 // write the README's screenshots into docs/.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SKIP = existsSync(CHROMIUM)
-  ? undefined
-  : `SKIPPED: ${CHROMIUM} not found: install Debian's chromium (bash .ci/run does), or set CHROMIUM_PATH`;
 const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS === '1';
 // The screenshots are taken on Oʻahu's imported extract, so the maps have streets behind the geofences:
 // the store on Kapiolani Boulevard, the simulator driving along it (17° south of east); the test itself,
@@ -28,10 +23,9 @@ const STORE = SCREENSHOTS ? 'Kapiolani store' : 'Brooklyn store';
 
 const RADIUS = 150;
 
-describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
+describe('the dashboard in headless Chromium', { skip: CHROMIUM_SKIP }, () => {
   let s: TestServer;
-  let userDataDir: string;
-  let context: BrowserContext;
+  let browser: Chromium;
   let page: Page;
   let removePack: (() => Promise<void>) | undefined;
 
@@ -74,7 +68,6 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
   };
 
   before(async () => {
-    const { chromium } = await import('playwright-core');
     await ensureDashboardBuilt();
     let geodataDir: string | undefined;
     if (SCREENSHOTS) {
@@ -86,32 +79,17 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     s = await startServer(geodataDir ? { env: { GEODATA_DIR: geodataDir } } : {});
     // The first tile cuts the world layers (seconds on a busy machine): before the pages ask for them.
     if (SCREENSHOTS) await fetch(`${s.url}/maps/tiles/0/0/0.pbf?key=${s.keys.test.publishable}`);
-    userDataDir = await mkdtemp(join(tmpdir(), 'whereabouts-dashboard-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+    browser = await launchChromium({
       // A smaller window draws faster (the map renders on the CPU); the screenshots take a larger one.
       viewport: SCREENSHOTS ? { width: 1280, height: 800 } : { width: 1000, height: 640 },
       acceptDownloads: true,
-      timeout: 30_000,
     });
     // The screenshots draw a full base map in software (no GPU): slower on a busy machine.
-    context.setDefaultTimeout(SCREENSHOTS ? 30_000 : 10_000);
-    page = context.pages()[0] ?? (await context.newPage());
+    browser.context.setDefaultTimeout(SCREENSHOTS ? 30_000 : 10_000);
+    page = browser.page;
   });
   after(async () => {
-    await context?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+    await browser?.close();
     await s?.close();
     await removePack?.();
   });
@@ -198,7 +176,7 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
   let events: Page | undefined;
   it('runs the simulator through the circle: the page shows the entry and the exit', async () => {
     // The live stream, open in a second tab (its own session: signed in again) before the drive.
-    events = await context.newPage();
+    events = await browser.context.newPage();
     await signIn(events, s.keys.test.secret);
     await open(events, 'events');
     await events.getByRole('status').filter({ hasText: 'Live stream: connected' }).waitFor();
