@@ -1,6 +1,7 @@
 import { type Destination, newDestination } from '../domain/destinations/destination.js';
 import type { ProjectService } from '../domain/projects/project-service.js';
 import { applyRemoveEnableDisable, refuseUnknownFlags } from './flags.js';
+import { changeProjectList } from './project-list-command.js';
 
 const FLAGS = ['add', 'live', 'types', 'block-tags', 'block-metadata', 'remove', 'enable', 'disable'];
 
@@ -15,17 +16,13 @@ export async function destinationsCommand(
   flags: Record<string, string | true>,
   now: number,
 ): Promise<{ out: string }> {
-  const project = await projects.find(name);
-  if (!project) throw new Error(`No project named "${name}".`);
-  const current = project.destinations ?? [];
-  const next = applyDestinationFlags(current, flags, now);
-  const saved = next === current ? project : await projects.update(name, (p) => ({ ...p, destinations: next }));
-  const shown = (saved?.destinations ?? []).map((d) => ({
-    ...d,
-    url: maskPassword(d.url),
-    createdAt: new Date(d.createdAt).toISOString(),
-  }));
-  return { out: `${JSON.stringify(shown, null, 2)}\n` };
+  return changeProjectList(
+    projects,
+    name,
+    'destinations',
+    (current) => applyDestinationFlags(current, flags, now),
+    (d) => ({ ...d, url: maskPassword(d.url) }),
+  );
 }
 
 function applyDestinationFlags(

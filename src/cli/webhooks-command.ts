@@ -3,6 +3,7 @@ import type { Project } from '../domain/projects/project.js';
 import type { ProjectService } from '../domain/projects/project-service.js';
 import { newWebhook, type Webhook } from '../domain/webhooks/webhook.js';
 import { applyRemoveEnableDisable, refuseUnknownFlags } from './flags.js';
+import { changeProjectList } from './project-list-command.js';
 
 /**
  * `projects webhooks <name> [--add <url> [--live] [--types a,b] [--mode single|multiple]] [--remove <id>] [--enable <id>]
@@ -15,20 +16,17 @@ export async function webhooksCommand(
   flags: Record<string, string | true>,
   now: number,
 ): Promise<{ out: string }> {
-  const project = await projects.find(name);
-  if (!project) throw new Error(`No project named "${name}".`);
   let added: Webhook | null = null;
-  const current = project.webhooks ?? [];
-  const next = applyWebhookFlags(current, flags, now, (w) => {
-    added = w;
-  });
-  const saved = next === current ? project : await projects.update(name, (p) => ({ ...p, webhooks: next }));
-  const shown = (saved?.webhooks ?? []).map((w) => ({
-    ...w,
-    secret: w === added ? w.secret : `…${w.secret.slice(-4)}`,
-    createdAt: new Date(w.createdAt).toISOString(),
-  }));
-  return { out: `${JSON.stringify(shown, null, 2)}\n` };
+  return changeProjectList(
+    projects,
+    name,
+    'webhooks',
+    (current) =>
+      applyWebhookFlags(current, flags, now, (w) => {
+        added = w;
+      }),
+    (w) => ({ ...w, secret: w === added ? w.secret : `…${w.secret.slice(-4)}` }),
+  );
 }
 
 function applyWebhookFlags(
