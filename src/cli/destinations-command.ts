@@ -1,7 +1,6 @@
 import { type Destination, newDestination } from '../domain/destinations/destination.js';
-import type { ProjectService } from '../domain/projects/project-service.js';
 import { applyRemoveEnableDisable, refuseUnknownFlags } from './flags.js';
-import { changeProjectList } from './project-list-command.js';
+import { changeProjectList, type ProjectListCommand } from './project-list-command.js';
 
 const FLAGS = ['add', 'live', 'types', 'block-tags', 'block-metadata', 'remove', 'enable', 'disable'];
 
@@ -10,20 +9,14 @@ const FLAGS = ['add', 'live', 'types', 'block-tags', 'block-metadata', 'remove',
  * [--remove <id>] [--enable <id>] [--disable <id>]`: changes the project's destinations (message
  * brokers), then prints them as JSON, passwords in their URLs masked.
  */
-export async function destinationsCommand(
-  projects: ProjectService,
-  name: string,
-  flags: Record<string, string | true>,
-  now: number,
-): Promise<{ out: string }> {
-  return changeProjectList(
+export const destinationsCommand: ProjectListCommand = (projects, name, flags, now) =>
+  changeProjectList(
     projects,
     name,
     'destinations',
     (current) => applyDestinationFlags(current, flags, now),
     (d) => ({ ...d, url: maskPassword(d.url) }),
   );
-}
 
 function applyDestinationFlags(
   current: Destination[],

@@ -5,6 +5,14 @@ import type { ProjectService } from '../domain/projects/project-service.js';
 type ListKey = 'webhooks' | 'destinations';
 type Item<K extends ListKey> = NonNullable<Project[K]>[number];
 
+/** `projects webhooks|destinations <name> [flags]`: changes that list of the project, then prints it. */
+export type ProjectListCommand = (
+  projects: ProjectService,
+  name: string,
+  flags: Record<string, string | true>,
+  now: number,
+) => Promise<{ out: string }>;
+
 /**
  * What `projects webhooks` and `projects destinations` share: finds the project, saves what `change`
  * made of its list (only when it made something else), then prints the list as JSON, each item as `show`

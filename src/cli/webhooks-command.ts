@@ -1,21 +1,15 @@
 import type { Store } from '../domain/ports/store.js';
 import type { Project } from '../domain/projects/project.js';
-import type { ProjectService } from '../domain/projects/project-service.js';
 import { newWebhook, type Webhook } from '../domain/webhooks/webhook.js';
 import { applyRemoveEnableDisable, refuseUnknownFlags } from './flags.js';
-import { changeProjectList } from './project-list-command.js';
+import { changeProjectList, type ProjectListCommand } from './project-list-command.js';
 
 /**
  * `projects webhooks <name> [--add <url> [--live] [--types a,b] [--mode single|multiple]] [--remove <id>] [--enable <id>]
  * [--disable <id>]`: changes the project's webhooks, then prints them as JSON. A secret is printed
  * whole only by the `--add` that made it; the list shows its last four characters.
  */
-export async function webhooksCommand(
-  projects: ProjectService,
-  name: string,
-  flags: Record<string, string | true>,
-  now: number,
-): Promise<{ out: string }> {
+export const webhooksCommand: ProjectListCommand = (projects, name, flags, now) => {
   let added: Webhook | null = null;
   return changeProjectList(
     projects,
@@ -27,7 +21,7 @@ export async function webhooksCommand(
       }),
     (w) => ({ ...w, secret: w === added ? w.secret : `…${w.secret.slice(-4)}` }),
   );
-}
+};
 
 function applyWebhookFlags(
   current: Webhook[],
