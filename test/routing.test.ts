@@ -35,6 +35,15 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
       units: 'metric',
       ...extra,
     });
+  /** `GET /v1/route/matrix` by car, in meters, from each of `origins` to each of `destinations`. */
+  const matrix = (origins: LonLat[], destinations: LonLat[], extra: Record<string, string> = {}) =>
+    get(osm.s, '/v1/route/matrix', {
+      origins: origins.map(q).join('|'),
+      destinations: destinations.map(q).join('|'),
+      mode: 'car',
+      units: 'metric',
+      ...extra,
+    });
 
   it('the import reports the road graphs it built', (t) => {
     if (osm.skipped(t)) return;
@@ -144,12 +153,7 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
     if (osm.skipped(t)) return;
     const origins = [DOWNTOWN, WAIKIKI];
     const destinations = [KAILUA, ONEWAY_A, DOWNTOWN];
-    const res = await get(osm.s, '/v1/route/matrix', {
-      origins: origins.map(q).join('|'),
-      destinations: destinations.map(q).join('|'),
-      mode: 'car',
-      units: 'metric',
-    });
+    const res = await matrix(origins, destinations);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(
       res.body.origins,
@@ -175,12 +179,7 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
     if (osm.skipped(t)) return;
     const origins = [DOWNTOWN, CANTON, ONEWAY_B];
     const destinations = [FELLS_POINT, ONEWAY_A, KAILUA, BROOKLYN];
-    const res = await get(osm.s, '/v1/route/matrix', {
-      origins: origins.map(q).join('|'),
-      destinations: destinations.map(q).join('|'),
-      mode: 'car',
-      units: 'metric',
-    });
+    const res = await matrix(origins, destinations);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     for (const [i, o] of origins.entries()) {
       for (const [j, d] of destinations.entries()) {
@@ -193,30 +192,12 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
 
   it('caps a matrix at 25 routes', async (t) => {
     if (osm.skipped(t)) return;
-    const five = Array.from({ length: 5 }, (_, i) => q([WAIKIKI[0] + i * 0.002, WAIKIKI[1]])).join('|');
-    const ok = await get(osm.s, '/v1/route/matrix', {
-      origins: five,
-      destinations: five,
-      mode: 'foot',
-      units: 'imperial',
-    });
+    const five = Array.from({ length: 5 }, (_, i): LonLat => [WAIKIKI[0] + i * 0.002, WAIKIKI[1]]);
+    const ok = await matrix(five, five, { mode: 'foot', units: 'imperial' });
     assert.equal(ok.status, 200);
     assert.equal(ok.body.matrix.flat().length, 25);
-    const six = `${five}|${q(DOWNTOWN)}`;
-    const res = await get(osm.s, '/v1/route/matrix', {
-      origins: five,
-      destinations: six,
-      mode: 'car',
-      units: 'metric',
-    });
-    assertError(res, 400, 'destinations', '25');
-    const wide = await get(osm.s, '/v1/route/matrix', {
-      origins: q(DOWNTOWN),
-      destinations: Array(26).fill(q(KAILUA)).join('|'),
-      mode: 'car',
-      units: 'metric',
-    });
-    assertError(wide, 400, 'destinations', '25');
+    assertError(await matrix(five, [...five, DOWNTOWN]), 400, 'destinations', '25');
+    assertError(await matrix([DOWNTOWN], Array(26).fill(KAILUA)), 400, 'destinations', '25');
   });
 
   describe('rejected parameters name themselves', () => {
