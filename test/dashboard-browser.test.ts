@@ -120,6 +120,9 @@ describe('the dashboard in headless Chromium', { skip: CHROMIUM_SKIP }, () => {
     await page.getByLabel('External id').fill('bk-1');
     const radius = Number(await page.getByLabel('Radius (m)').inputValue());
     assert.ok(Math.abs(radius - RADIUS) <= 3, `the second click set the radius by the edge (${radius} m)`);
+    const typed = async (label: string) => Number(await page.getByLabel(label, { exact: true }).inputValue());
+    assert.ok(Math.abs((await typed('Latitude')) - HOME[1]) < 1e-4, 'the first click shows as the latitude');
+    assert.ok(Math.abs((await typed('Longitude')) - HOME[0]) < 1e-4, 'and as the longitude');
     await shot(page, 'geofence-editor');
     await page.getByRole('button', { name: 'Save geofence' }).click();
     await page
@@ -181,6 +184,15 @@ describe('the dashboard in headless Chromium', { skip: CHROMIUM_SKIP }, () => {
     await open(events, 'events');
     await events.getByRole('status').filter({ hasText: 'Live stream: connected' }).waitFor();
     await open(page, 'simulator');
+    // A track typed by hand first, from the default device (the drive's device has its own rate).
+    const [lon, lat] = offset(HOME, 0, -1000);
+    await page.getByLabel('Latitude', { exact: true }).fill(lat.toFixed(5));
+    await page.getByLabel('Longitude', { exact: true }).fill(lon.toFixed(5));
+    await page.getByRole('button', { name: 'Send track' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Sent a track at ${lat.toFixed(5)}, ${lon.toFixed(5)}.` })
+      .waitFor();
     await page.getByLabel('Device id').fill('sim-phone');
     await page.getByLabel('Drive between two clicks').check();
     // 200 m between tracks (one every 1.1 s): -400, -200, 0 (inside), 200 (out by 50 m), 400.
@@ -269,7 +281,8 @@ describe('the dashboard in headless Chromium', { skip: CHROMIUM_SKIP }, () => {
     assert.match(await row.innerText(), /late by \d+ min/);
     await open(page, 'map');
     await page.locator('.map[data-ready="true"]').waitFor();
-    await page.getByText(/\d+ geofences, 1 users, 1 active trips/).waitFor();
+    // The simulator's two devices: the one typed for and the one driven.
+    await page.getByText(/\d+ geofences, 2 users, 1 active trips/).waitFor();
     await shot(page, 'map');
     // A user whose track causes an event appears at once, from the live stream (the poll is 30 s).
     await page.getByText('Following the live event stream.').waitFor();
@@ -278,7 +291,7 @@ describe('the dashboard in headless Chromium', { skip: CHROMIUM_SKIP }, () => {
       json: { deviceId: 'map-phone', latitude: HOME[1], longitude: HOME[0], accuracy: 10 },
     });
     assert.ok(entered.body.events?.length > 0, 'the track caused an event');
-    await page.getByText(/\d+ geofences, 2 users, 1 active trips/).waitFor();
+    await page.getByText(/\d+ geofences, 3 users, 1 active trips/).waitFor();
   });
   it("shows the webhooks and the month's usage on the Settings page", async () => {
     const hook = newWebhook(
