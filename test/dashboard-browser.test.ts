@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ensureDashboardBuilt } from '../src/dashboard/build.js';
 import { newWebhook } from '../src/domain/webhooks/webhook.js';
+import { CHROMIUM_SKIP, type Chromium, launchChromium } from './helpers/chromium.js';
 import { withOsmRegion } from './helpers/osm.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { BROOKLYN, type LonLat, offset } from './helpers/tracking.js';
@@ -14,10 +13,6 @@ import { BROOKLYN, type LonLat, offset } from './helpers/tracking.js';
 // The dashboard walked as a person would, in real Chromium (Debian's package through playwright-core)
 // against a running server: each step asserts on what the page shows. Set DASHBOARD_SCREENSHOTS=1 to
 // write the README's screenshots into docs/.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SKIP = existsSync(CHROMIUM)
-  ? undefined
-  : `SKIPPED: ${CHROMIUM} not found: install Debian's chromium (bash .ci/run does), or set CHROMIUM_PATH`;
 const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS === '1';
 // The screenshots are taken on Oʻahu's imported extract, so the maps have streets behind the geofences:
 // the store on Kapiolani Boulevard, the simulator driving along it (17° south of east); the test itself,
@@ -28,10 +23,9 @@ const STORE = SCREENSHOTS ? 'Kapiolani store' : 'Brooklyn store';
 
 const RADIUS = 150;
 
-describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
+describe('the dashboard in headless Chromium', { skip: CHROMIUM_SKIP }, () => {
   let s: TestServer;
-  let userDataDir: string;
-  let context: BrowserContext;
+  let browser: Chromium;
   let page: Page;
   let removePack: (() => Promise<void>) | undefined;
 
@@ -74,7 +68,6 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
   };
 
   before(async () => {
-    const { chromium } = await import('playwright-core');
     await ensureDashboardBuilt();
     let geodataDir: string | undefined;
     if (SCREENSHOTS) {
@@ -86,32 +79,17 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     s = await startServer(geodataDir ? { env: { GEODATA_DIR: geodataDir } } : {});
     // The first tile cuts the world layers (seconds on a busy machine): before the pages ask for them.
     if (SCREENSHOTS) await fetch(`${s.url}/maps/tiles/0/0/0.pbf?key=${s.keys.test.publishable}`);
-    userDataDir = await mkdtemp(join(tmpdir(), 'whereabouts-dashboard-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+    browser = await launchChromium({
       // A smaller window draws faster (the map renders on the CPU); the screenshots take a larger one.
       viewport: SCREENSHOTS ? { width: 1280, height: 800 } : { width: 1000, height: 640 },
       acceptDownloads: true,
-      timeout: 30_000,
     });
     // The screenshots draw a full base map in software (no GPU): slower on a busy machine.
-    context.setDefaultTimeout(SCREENSHOTS ? 30_000 : 10_000);
-    page = context.pages()[0] ?? (await context.newPage());
+    browser.context.setDefaultTimeout(SCREENSHOTS ? 30_000 : 10_000);
+    page = browser.page;
   });
   after(async () => {
-    await context?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+    await browser?.close();
     await s?.close();
     await removePack?.();
   });
@@ -142,6 +120,9 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     await page.getByLabel('External id').fill('bk-1');
     const radius = Number(await page.getByLabel('Radius (m)').inputValue());
     assert.ok(Math.abs(radius - RADIUS) <= 3, `the second click set the radius by the edge (${radius} m)`);
+    const typed = async (label: string) => Number(await page.getByLabel(label, { exact: true }).inputValue());
+    assert.ok(Math.abs((await typed('Latitude')) - HOME[1]) < 1e-4, 'the first click shows as the latitude');
+    assert.ok(Math.abs((await typed('Longitude')) - HOME[0]) < 1e-4, 'and as the longitude');
     await shot(page, 'geofence-editor');
     await page.getByRole('button', { name: 'Save geofence' }).click();
     await page
@@ -198,11 +179,20 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
   let events: Page | undefined;
   it('runs the simulator through the circle: the page shows the entry and the exit', async () => {
     // The live stream, open in a second tab (its own session: signed in again) before the drive.
-    events = await context.newPage();
+    events = await browser.context.newPage();
     await signIn(events, s.keys.test.secret);
     await open(events, 'events');
     await events.getByRole('status').filter({ hasText: 'Live stream: connected' }).waitFor();
     await open(page, 'simulator');
+    // A track typed by hand first, from the default device (the drive's device has its own rate).
+    const [lon, lat] = offset(HOME, 0, -1000);
+    await page.getByLabel('Latitude', { exact: true }).fill(lat.toFixed(5));
+    await page.getByLabel('Longitude', { exact: true }).fill(lon.toFixed(5));
+    await page.getByRole('button', { name: 'Send track' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Sent a track at ${lat.toFixed(5)}, ${lon.toFixed(5)}.` })
+      .waitFor();
     await page.getByLabel('Device id').fill('sim-phone');
     await page.getByLabel('Drive between two clicks').check();
     // 200 m between tracks (one every 1.1 s): -400, -200, 0 (inside), 200 (out by 50 m), 400.
@@ -291,7 +281,8 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
     assert.match(await row.innerText(), /late by \d+ min/);
     await open(page, 'map');
     await page.locator('.map[data-ready="true"]').waitFor();
-    await page.getByText(/\d+ geofences, 1 users, 1 active trips/).waitFor();
+    // The simulator's two devices: the one typed for and the one driven.
+    await page.getByText(/\d+ geofences, 2 users, 1 active trips/).waitFor();
     await shot(page, 'map');
     // A user whose track causes an event appears at once, from the live stream (the poll is 30 s).
     await page.getByText('Following the live event stream.').waitFor();
@@ -300,7 +291,7 @@ describe('the dashboard in headless Chromium', { skip: SKIP }, () => {
       json: { deviceId: 'map-phone', latitude: HOME[1], longitude: HOME[0], accuracy: 10 },
     });
     assert.ok(entered.body.events?.length > 0, 'the track caused an event');
-    await page.getByText(/\d+ geofences, 2 users, 1 active trips/).waitFor();
+    await page.getByText(/\d+ geofences, 3 users, 1 active trips/).waitFor();
   });
   it("shows the webhooks and the month's usage on the Settings page", async () => {
     const hook = newWebhook(

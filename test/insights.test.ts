@@ -186,9 +186,23 @@ describe('Insights with Regions: another country is traveling, a nearby state li
   const BUCHS_CH: LonLat = [9.4781, 47.1667];
   const SOUTH_LAKE_TAHOE_CA: LonLat = [-119.9772, 38.9399];
   const STATELINE_NV: LonLat = [-119.94, 38.9625];
-  /** Two nights at `home`, each given as the UTC time of 23:00 local. */
-  const nights = (deviceId: string, home: LonLat, utc: [string, string]) =>
-    utc.map((updatedAt) => trackBody(deviceId, home, { stopped: true, updatedAt }));
+  /**
+   * Makes `home` the device's home with two nights there (each given as the UTC time of 23:00 local),
+   * then tracks it at `there` a second later: that track's answer.
+   */
+  const homeThenTrack = async (deviceId: string, home: LonLat, utc: [string, string], there: LonLat) => {
+    const replays = utc.map((updatedAt) => trackBody(deviceId, home, { stopped: true, updatedAt }));
+    const settled = await s.request('POST', '/v1/track/replay', { key: s.keys.test.publishable, json: { replays } });
+    assertOk(settled);
+    assert.equal(settled.body.user.insights.state.home, true);
+    clock.advance(1000);
+    const res = await s.request('POST', '/v1/track', {
+      key: s.keys.test.publishable,
+      json: trackBody(deviceId, there),
+    });
+    assertOk(res);
+    return res;
+  };
 
   before(async () => {
     s = await startGeodataServer({ clock });
@@ -201,38 +215,16 @@ describe('Insights with Regions: another country is traveling, a nearby state li
   after(() => s.close());
 
   it('4 km from home but in another country: traveling', async () => {
-    const home = await s.request('POST', '/v1/track/replay', {
-      key: s.keys.test.publishable,
-      json: { replays: nights('dev-ins-li', VADUZ, ['2026-01-14T22:00:00.000Z', '2026-01-15T22:00:00.000Z']) },
-    });
-    assertOk(home);
-    assert.equal(home.body.user.insights.state.home, true);
-    clock.advance(1000);
-    const abroad = await s.request('POST', '/v1/track', {
-      key: s.keys.test.publishable,
-      json: trackBody('dev-ins-li', BUCHS_CH),
-    });
-    assertOk(abroad);
+    const nights: [string, string] = ['2026-01-14T22:00:00.000Z', '2026-01-15T22:00:00.000Z'];
+    const abroad = await homeThenTrack('dev-ins-li', VADUZ, nights, BUCHS_CH);
     assert.equal(abroad.body.user.country.code, 'CH');
     assert.ok(typesOf(abroad).includes('user.started_traveling'), typesOf(abroad).join());
     assert.equal(abroad.body.user.insights.state.traveling, true);
   });
 
   it('across a state line a few km from home: not traveling (another state counts beyond 50 km)', async () => {
-    const home = await s.request('POST', '/v1/track/replay', {
-      key: s.keys.test.publishable,
-      json: {
-        replays: nights('dev-ins-ca', SOUTH_LAKE_TAHOE_CA, ['2026-01-15T07:00:00.000Z', '2026-01-16T07:00:00.000Z']),
-      },
-    });
-    assertOk(home);
-    assert.equal(home.body.user.insights.state.home, true);
-    clock.advance(1000);
-    const nv = await s.request('POST', '/v1/track', {
-      key: s.keys.test.publishable,
-      json: trackBody('dev-ins-ca', STATELINE_NV),
-    });
-    assertOk(nv);
+    const nights: [string, string] = ['2026-01-15T07:00:00.000Z', '2026-01-16T07:00:00.000Z'];
+    const nv = await homeThenTrack('dev-ins-ca', SOUTH_LAKE_TAHOE_CA, nights, STATELINE_NV);
     assert.equal(nv.body.user.state.code, 'NV');
     assert.deepEqual(
       typesOf(nv).filter((t) => INSIGHT_TYPES.test(t)),

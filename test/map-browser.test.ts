@@ -1,24 +1,18 @@
 // store-independent: the map reads the geodata pack (world and the imported Oʻahu extract), never the store
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { CHROMIUM_SKIP, type Chromium, launchChromium } from './helpers/chromium.js';
 import { osmServerSuite } from './helpers/osm-server.js';
 
 // MapLibre GL JS, loaded from the server itself (/maps/lib), draws the server's style in real Chromium
 // (Debian's package through playwright-core); so does radar-sdk-js's map (Radar.ui.map from the maps
 // plugin), pointed at the server by `host` alone. Screenshots go to docs/ for the README.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SKIP = existsSync(CHROMIUM)
-  ? undefined
-  : `SKIPPED: ${CHROMIUM} not found: install Debian's chromium (bash .ci/run does), or set CHROMIUM_PATH`;
 const OAHU = 'honolulu-oahu-hi-2018.osm.pbf';
 const WAIKIKI = { lng: -157.8465, lat: 21.2935 };
 const DOCS = fileURLToPath(new URL('../docs/', import.meta.url));
@@ -64,16 +58,14 @@ function page(api: string): string {
 <script type="module" src="/radar-bundle.js"></script>`;
 }
 
-describe('the map in headless Chromium against a running server (Oʻahu imported)', { skip: SKIP }, () => {
+describe('the map in headless Chromium against a running server (Oʻahu imported)', { skip: CHROMIUM_SKIP }, () => {
   const osm = osmServerSuite([OAHU]);
   let site: Server;
-  let userDataDir: string;
-  let context: BrowserContext;
+  let browser: Chromium;
   let p: Page;
 
   before(async () => {
     if (osm.skip) return;
-    const { chromium } = await import('playwright-core');
     const bundle = await radarBundle();
     const html = page(osm.s.url);
     site = createServer((req, res) => {
@@ -82,24 +74,19 @@ describe('the map in headless Chromium against a running server (Oʻahu imported
       else res.writeHead(404).end();
     });
     await new Promise<void>((ok) => site.listen(0, '127.0.0.1', ok));
-    userDataDir = await mkdtemp(join(tmpdir(), 'whereabouts-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
+    browser = await launchChromium({
       // WebGL through SwiftShader (software), as a machine without a GPU has it.
       args: ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-first-run'],
       viewport: { width: 800, height: 900 },
-      timeout: 30_000,
     });
-    p = context.pages()[0] ?? (await context.newPage());
+    p = browser.page;
     await p.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`);
     await p.waitForFunction(() => (globalThis as any).Radar && (globalThis as any).maplibregl, undefined, {
       timeout: 20_000,
     });
   });
   after(async () => {
-    await context?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+    await browser?.close();
     site?.close();
   });
 

@@ -35,6 +35,15 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
       units: 'metric',
       ...extra,
     });
+  /** `GET /v1/route/matrix` by car, in meters, from each of `origins` to each of `destinations`. */
+  const matrix = (origins: LonLat[], destinations: LonLat[], extra: Record<string, string> = {}) =>
+    get(osm.s, '/v1/route/matrix', {
+      origins: origins.map(q).join('|'),
+      destinations: destinations.map(q).join('|'),
+      mode: 'car',
+      units: 'metric',
+      ...extra,
+    });
 
   it('the import reports the road graphs it built', (t) => {
     if (osm.skipped(t)) return;
@@ -144,12 +153,7 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
     if (osm.skipped(t)) return;
     const origins = [DOWNTOWN, WAIKIKI];
     const destinations = [KAILUA, ONEWAY_A, DOWNTOWN];
-    const res = await get(osm.s, '/v1/route/matrix', {
-      origins: origins.map(q).join('|'),
-      destinations: destinations.map(q).join('|'),
-      mode: 'car',
-      units: 'metric',
-    });
+    const res = await matrix(origins, destinations);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(
       res.body.origins,
@@ -175,12 +179,7 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
     if (osm.skipped(t)) return;
     const origins = [DOWNTOWN, CANTON, ONEWAY_B];
     const destinations = [FELLS_POINT, ONEWAY_A, KAILUA, BROOKLYN];
-    const res = await get(osm.s, '/v1/route/matrix', {
-      origins: origins.map(q).join('|'),
-      destinations: destinations.map(q).join('|'),
-      mode: 'car',
-      units: 'metric',
-    });
+    const res = await matrix(origins, destinations);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     for (const [i, o] of origins.entries()) {
       for (const [j, d] of destinations.entries()) {
@@ -193,39 +192,32 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
 
   it('caps a matrix at 25 routes', async (t) => {
     if (osm.skipped(t)) return;
-    const five = Array.from({ length: 5 }, (_, i) => q([WAIKIKI[0] + i * 0.002, WAIKIKI[1]])).join('|');
-    const ok = await get(osm.s, '/v1/route/matrix', {
-      origins: five,
-      destinations: five,
-      mode: 'foot',
-      units: 'imperial',
-    });
+    const five = Array.from({ length: 5 }, (_, i): LonLat => [WAIKIKI[0] + i * 0.002, WAIKIKI[1]]);
+    const ok = await matrix(five, five, { mode: 'foot', units: 'imperial' });
     assert.equal(ok.status, 200);
     assert.equal(ok.body.matrix.flat().length, 25);
-    const six = `${five}|${q(DOWNTOWN)}`;
-    const res = await get(osm.s, '/v1/route/matrix', {
-      origins: five,
-      destinations: six,
-      mode: 'car',
-      units: 'metric',
-    });
-    assertError(res, 400, 'destinations', '25');
-    const wide = await get(osm.s, '/v1/route/matrix', {
-      origins: q(DOWNTOWN),
-      destinations: Array(26).fill(q(KAILUA)).join('|'),
-      mode: 'car',
-      units: 'metric',
-    });
-    assertError(wide, 400, 'destinations', '25');
+    assertError(await matrix(five, [...five, DOWNTOWN]), 400, 'destinations', '25');
+    assertError(await matrix([DOWNTOWN], Array(26).fill(KAILUA)), 400, 'destinations', '25');
   });
 
   describe('rejected parameters name themselves', () => {
+    /** `[case, query, the parameter the 400 names, words its message holds]`. */
+    type BadQuery = [string, Record<string, string>, string, string];
+    /** A test a case: `GET path?query` answers 400 naming the parameter. */
+    const refusesEach = (endpoint: string, path: string, cases: BadQuery[]) => {
+      for (const [name, params, param, words] of cases) {
+        it(`${endpoint}: ${name}`, async (t) => {
+          if (osm.skipped(t)) return;
+          assertError(await get(osm.s, path, params), 400, param, words);
+        });
+      }
+    };
     const good = { origin: q(DOWNTOWN), destination: q(KAILUA), modes: 'car', units: 'metric' };
     const drop = (k: keyof typeof good) => {
       const { [k]: _, ...rest } = good;
       return rest;
     };
-    const cases: Array<[string, Record<string, string>, string, string]> = [
+    refusesEach('distance', '/v1/route/distance', [
       ['origin missing', drop('origin'), 'origin', 'required'],
       ['origin not a point', { ...good, origin: 'here' }, 'origin', 'latitude,longitude'],
       ['origin latitude out of range', { ...good, origin: '91,0' }, 'origin', 'latitude'],
@@ -238,17 +230,9 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
       ['geometry unknown', { ...good, geometry: 'svg' }, 'geometry', 'linestring'],
       ['geometryPoints not a number', { ...good, geometryPoints: 'many' }, 'geometryPoints', 'integer'],
       ['avoid unknown', { ...good, avoid: 'potholes' }, 'avoid', 'potholes'],
-    ];
-    for (const [name, params, param, words] of cases) {
-      it(`distance: ${name}`, async (t) => {
-        if (osm.skipped(t)) return;
-        const res = await get(osm.s, '/v1/route/distance', params);
-        assertError(res, 400, param, words);
-        assert.ok(res.body.meta.message.startsWith(param), res.body.meta.message);
-      });
-    }
+    ]);
     const m = { origins: q(DOWNTOWN), destinations: `${q(KAILUA)}|${q(WAIKIKI)}`, mode: 'car', units: 'metric' };
-    const mCases: Array<[string, Record<string, string>, string, string]> = [
+    refusesEach('matrix', '/v1/route/matrix', [
       ['origins missing', { ...m, origins: '' }, 'origins', 'required'],
       ['origins with a bad point', { ...m, origins: `${q(DOWNTOWN)}|nowhere` }, 'origins', 'latitude,longitude'],
       ['destinations missing', { ...m, destinations: '' }, 'destinations', 'required'],
@@ -259,13 +243,7 @@ describe('routing on imported roads (Oʻahu and Baltimore)', () => {
       ['units missing', { ...m, units: '' }, 'units', 'required'],
       ['units unknown', { ...m, units: 'miles' }, 'units', 'metric'],
       ['avoid unknown', { ...m, avoid: 'hills' }, 'avoid', 'hills'],
-    ];
-    for (const [name, params, param, words] of mCases) {
-      it(`matrix: ${name}`, async (t) => {
-        if (osm.skipped(t)) return;
-        assertError(await get(osm.s, '/v1/route/matrix', params), 400, param, words);
-      });
-    }
+    ]);
     it('route endpoints need a key', async (t) => {
       if (osm.skipped(t)) return;
       const res = await osm.s.request(

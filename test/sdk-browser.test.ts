@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { findInstalledPackage } from '../src/geodata/package-dir.js';
+import { CHROMIUM_SKIP, type Chromium, launchChromium } from './helpers/chromium.js';
 import { startGeodataServer } from './helpers/geodata.js';
 import { ManualClock, type TestServer } from './helpers/server.js';
 import { BROOKLYN, offset, putCircle } from './helpers/tracking.js';
@@ -15,10 +14,6 @@ import { BROOKLYN, offset, putCircle } from './helpers/tracking.js';
 // The published radar-sdk-js, loaded by a page in real Chromium (Debian's package, driven through
 // playwright-core) from another origin than the API's, so every call goes through CORS preflights
 // exactly as on a customer's site.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SKIP = existsSync(CHROMIUM)
-  ? undefined
-  : `SKIPPED: ${CHROMIUM} not found: install Debian's chromium (bash .ci/run does), or set CHROMIUM_PATH`;
 
 const PAGE = `<!doctype html>
 <meta charset="utf-8"><title>radar-sdk-js</title>
@@ -48,11 +43,10 @@ async function startStaticServer(): Promise<{ url: string; server: Server }> {
 /** What a call made in the page gave: its result, or the SDK error's name and message. */
 type Outcome<T> = { ok: true; value: T } | { ok: false; name: string; message: string };
 
-describe('radar-sdk-js in headless Chromium against a running server', { skip: SKIP }, () => {
+describe('radar-sdk-js in headless Chromium against a running server', { skip: CHROMIUM_SKIP }, () => {
   let s: TestServer;
   let site: { url: string; server: Server };
-  let userDataDir: string;
-  let context: BrowserContext;
+  let browser: Chromium;
   let page: Page;
   const at = { latitude: BROOKLYN[1], longitude: BROOKLYN[0] };
   // The server's clock moves 30 s before each track, as a device tracking every half minute would (the
@@ -79,30 +73,15 @@ describe('radar-sdk-js in headless Chromium against a running server', { skip: S
   };
 
   before(async () => {
-    const { chromium } = await import('playwright-core');
     s = await startGeodataServer({ clock });
     await putCircle(s, 'store', 'web-1', BROOKLYN, 100, { metadata: { kind: 'flagship' } });
     site = await startStaticServer();
-    userDataDir = await mkdtemp(join(tmpdir(), 'whereabouts-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+    browser = await launchChromium({
       // The device is far from the fence; calls given a position use that one instead.
       geolocation: { latitude: offset(BROOKLYN, 0, 5000)[1], longitude: BROOKLYN[0], accuracy: 15 },
       permissions: ['geolocation'],
-      timeout: 30_000,
     });
-    page = context.pages()[0] ?? (await context.newPage());
+    page = browser.page;
     await page.goto(`${site.url}/`);
     await page.waitForFunction(() => (globalThis as any).radarLoaded === true, undefined, { timeout: 10_000 });
     await page.evaluate(
@@ -115,8 +94,7 @@ describe('radar-sdk-js in headless Chromium against a running server', { skip: S
     );
   });
   after(async () => {
-    await context?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+    await browser?.close();
     site?.server.close();
     await s?.close();
   });

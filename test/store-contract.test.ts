@@ -10,7 +10,7 @@ import type { User } from '../src/domain/users/user.js';
 import { PostgresStore } from '../src/storage/postgres/postgres-store.js';
 import { SqliteStore } from '../src/storage/sqlite/sqlite-store.js';
 import { engineEnv } from './helpers/engine.js';
-import { makeCircleGeofence, makeEvent, makeTrip } from './helpers/fixtures.js';
+import { makeCircleGeofence, makeEvent, makeTrip, makeUser } from './helpers/fixtures.js';
 
 /**
  * The Store ports themselves, on the engine this run uses (SQLite, or PostgreSQL under
@@ -38,27 +38,16 @@ describe(`store contract (${process.env.TEST_STORE === 'postgres' ? 'PostgreSQL'
   });
   after(() => cleanup?.());
 
-  const user = (id: string, over: Partial<User> = {}): User => ({
-    id,
-    projectId: tenant.projectId,
-    live: tenant.live,
-    userId: null,
-    deviceId: `dev-${id}`,
-    installId: null,
-    description: null,
-    metadata: null,
-    location: [-73.99, 40.7],
-    locationAccuracy: 10,
-    foreground: true,
-    stopped: false,
-    deviceType: 'iOS',
-    ip: null,
-    geofences: [],
-    state: {},
-    createdAt: 1000,
-    updatedAt: 1000,
-    ...over,
-  });
+  const user = (id: string, over: Partial<User> = {}): User =>
+    makeUser(tenant, {
+      id,
+      deviceId: `dev-${id}`,
+      location: [-73.99, 40.7],
+      deviceType: 'iOS',
+      createdAt: 1000,
+      updatedAt: 1000,
+      ...over,
+    });
   const tripAt = (id: string, updatedAt: number): Trip =>
     makeTrip(tenant, { id, userPk: id, deviceId: `dev-${id}`, updatedAt });
   const event = makeEvent;

@@ -16,18 +16,20 @@ const DESTINATION = { destinationGeofenceTag: 'store', destinationGeofenceExtern
 describe('trips through track: start, ETA, approaching, arrival, stop', () => {
   const clock = new ManualClock();
   const srv = serverSuite({ clock }, withStore);
+  /** The options user-a's device tracks with, the same on every track while the trip is on. */
+  const TRIP_A = {
+    externalId: 'trip-a',
+    ...DESTINATION,
+    mode: 'car',
+    metadata: { order: 'A1', items: 3 },
+    approachingThreshold: 3,
+  };
 
   it('starts a trip from tripOptions and answers user.trip with the ETA while it is active', async () => {
     const far = offset(BROOKLYN, 0, 5000);
     const res = await trackLater(srv.s, clock, 'dev-a', far, {
       userId: 'user-a',
-      tripOptions: {
-        externalId: 'trip-a',
-        ...DESTINATION,
-        mode: 'car',
-        metadata: { order: 'A1', items: 3 },
-        approachingThreshold: 3,
-      },
+      tripOptions: TRIP_A,
     });
     assert.deepEqual(tripEventsOf(res), ['user.started_trip']);
     const event = res.body.events.find((e: { type: string }) => e.type === 'user.started_trip');
@@ -54,13 +56,7 @@ describe('trips through track: start, ETA, approaching, arrival, stop', () => {
     const nearer = offset(BROOKLYN, 0, 3000);
     const res = await trackLater(srv.s, clock, 'dev-a', nearer, {
       userId: 'user-a',
-      tripOptions: {
-        externalId: 'trip-a',
-        ...DESTINATION,
-        mode: 'car',
-        metadata: { order: 'A1', items: 3 },
-        approachingThreshold: 3,
-      },
+      tripOptions: TRIP_A,
     });
     assert.deepEqual(tripEventsOf(res), [], 'resent options of the trip in progress are not a new trip');
     assert.deepEqual(res.body.user.trip.eta, expectedEta(nearer, BROOKLYN));

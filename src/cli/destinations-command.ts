@@ -1,6 +1,6 @@
 import { type Destination, newDestination } from '../domain/destinations/destination.js';
-import type { ProjectService } from '../domain/projects/project-service.js';
 import { applyRemoveEnableDisable, refuseUnknownFlags } from './flags.js';
+import { changeProjectList, type ProjectListCommand } from './project-list-command.js';
 
 const FLAGS = ['add', 'live', 'types', 'block-tags', 'block-metadata', 'remove', 'enable', 'disable'];
 
@@ -9,24 +9,14 @@ const FLAGS = ['add', 'live', 'types', 'block-tags', 'block-metadata', 'remove',
  * [--remove <id>] [--enable <id>] [--disable <id>]`: changes the project's destinations (message
  * brokers), then prints them as JSON, passwords in their URLs masked.
  */
-export async function destinationsCommand(
-  projects: ProjectService,
-  name: string,
-  flags: Record<string, string | true>,
-  now: number,
-): Promise<{ out: string }> {
-  const project = await projects.find(name);
-  if (!project) throw new Error(`No project named "${name}".`);
-  const current = project.destinations ?? [];
-  const next = applyDestinationFlags(current, flags, now);
-  const saved = next === current ? project : await projects.update(name, (p) => ({ ...p, destinations: next }));
-  const shown = (saved?.destinations ?? []).map((d) => ({
-    ...d,
-    url: maskPassword(d.url),
-    createdAt: new Date(d.createdAt).toISOString(),
-  }));
-  return { out: `${JSON.stringify(shown, null, 2)}\n` };
-}
+export const destinationsCommand: ProjectListCommand = (projects, name, flags, now) =>
+  changeProjectList(
+    projects,
+    name,
+    'destinations',
+    (current) => applyDestinationFlags(current, flags, now),
+    (d) => ({ ...d, url: maskPassword(d.url) }),
+  );
 
 function applyDestinationFlags(
   current: Destination[],

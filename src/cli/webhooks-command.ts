@@ -1,35 +1,27 @@
 import type { Store } from '../domain/ports/store.js';
 import type { Project } from '../domain/projects/project.js';
-import type { ProjectService } from '../domain/projects/project-service.js';
 import { newWebhook, type Webhook } from '../domain/webhooks/webhook.js';
 import { applyRemoveEnableDisable, refuseUnknownFlags } from './flags.js';
+import { changeProjectList, type ProjectListCommand } from './project-list-command.js';
 
 /**
  * `projects webhooks <name> [--add <url> [--live] [--types a,b] [--mode single|multiple]] [--remove <id>] [--enable <id>]
  * [--disable <id>]`: changes the project's webhooks, then prints them as JSON. A secret is printed
  * whole only by the `--add` that made it; the list shows its last four characters.
  */
-export async function webhooksCommand(
-  projects: ProjectService,
-  name: string,
-  flags: Record<string, string | true>,
-  now: number,
-): Promise<{ out: string }> {
-  const project = await projects.find(name);
-  if (!project) throw new Error(`No project named "${name}".`);
+export const webhooksCommand: ProjectListCommand = (projects, name, flags, now) => {
   let added: Webhook | null = null;
-  const current = project.webhooks ?? [];
-  const next = applyWebhookFlags(current, flags, now, (w) => {
-    added = w;
-  });
-  const saved = next === current ? project : await projects.update(name, (p) => ({ ...p, webhooks: next }));
-  const shown = (saved?.webhooks ?? []).map((w) => ({
-    ...w,
-    secret: w === added ? w.secret : `…${w.secret.slice(-4)}`,
-    createdAt: new Date(w.createdAt).toISOString(),
-  }));
-  return { out: `${JSON.stringify(shown, null, 2)}\n` };
-}
+  return changeProjectList(
+    projects,
+    name,
+    'webhooks',
+    (current) =>
+      applyWebhookFlags(current, flags, now, (w) => {
+        added = w;
+      }),
+    (w) => ({ ...w, secret: w === added ? w.secret : `…${w.secret.slice(-4)}` }),
+  );
+};
 
 function applyWebhookFlags(
   current: Webhook[],

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { acrossAntimeridian } from '../../test/helpers/fixtures.js';
 import { circlePolygon } from './circle-polygon.js';
 import { distanceMeters } from './distance-meters.js';
 import { approximateRadiusMeters, ringCentroid } from './ring-centroid.js';
@@ -43,14 +44,7 @@ describe('ringCentroid', () => {
   });
 
   it('puts the centroid of a fence over the antimeridian near 180, normalised', () => {
-    const fence: Ring = [
-      [179, -1],
-      [-179, -1],
-      [-179, 1],
-      [179, 1],
-      [179, -1],
-    ];
-    const [lon, lat] = ringCentroid(fence);
+    const [lon, lat] = ringCentroid(acrossAntimeridian(179));
     assert.ok(Math.abs(Math.abs(lon) - 180) < 1e-9, `lon ${lon}`);
     assert.ok(Math.abs(lat) < 1e-9);
     const west: Ring = [

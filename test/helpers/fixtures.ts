@@ -20,6 +20,17 @@ export function square(lon: number, lat: number, size = 0.01): Position[] {
   ];
 }
 
+/** A closed ring from `lon` east over the antimeridian to `-lon` (`lon` > 0), between 1° S and 1° N. */
+export function acrossAntimeridian(lon: number): Position[] {
+  return [
+    [lon, -1],
+    [-lon, -1],
+    [-lon, 1],
+    [lon, 1],
+    [lon, -1],
+  ];
+}
+
 /** A valid circle upsert body, centred in Brooklyn unless told otherwise. */
 export function circleBody(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { description: 'A circle', type: 'circle', coordinates: [-73.9867, 40.7039], radius: 100, ...extra };

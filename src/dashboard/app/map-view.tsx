@@ -1,4 +1,11 @@
-import maplibregl, { type GeoJSONSource, type Map as MapLibreMap, type StyleSpecification } from 'maplibre-gl';
+import maplibregl, {
+  type ExpressionSpecification,
+  type FilterSpecification,
+  type GeoJSONSource,
+  type LayerSpecification,
+  type Map as MapLibreMap,
+  type StyleSpecification,
+} from 'maplibre-gl';
 import { useEffect, useRef } from 'preact/hooks';
 import { session } from './api.js';
 import { boundsOf, collection, type FeatureCollection, type LonLat } from './geo.js';
@@ -53,101 +60,56 @@ function chooseStyle(): Promise<string | StyleSpecification> {
 
 const CLICKABLE = ['geofences-fill', 'trips-line', 'users-circle', 'places-circle'];
 
+/** Where a source holds a path and its points (trips, history, the draft, the simulator), what a layer draws. */
+const PATHS: FilterSpecification = ['==', ['geometry-type'], 'LineString'];
+const POINTS: FilterSpecification = ['==', ['geometry-type'], 'Point'];
+/** A disabled geofence is drawn grey. */
+const ENABLED_COLOR: ExpressionSpecification = ['case', ['==', ['get', 'enabled'], false], '#9aa0a6', '#1a73e8'];
+/** The current position in a user's history is the larger red dot. */
+const isCurrent: ExpressionSpecification = ['==', ['get', 'current'], true];
+
+/** A dot ringed in white, which stands out on the base map and on a geofence's fill. */
+function ringedDot(color: string | ExpressionSpecification, radius: number | ExpressionSpecification, ring = 2) {
+  return { 'circle-color': color, 'circle-radius': radius, 'circle-stroke-color': '#fff', 'circle-stroke-width': ring };
+}
+
+/** A layer named `<source>-<what>` drawing that source, or only what `filter` keeps of it. */
+function layer(
+  id: `${LayerName}-${string}`,
+  type: 'fill' | 'line' | 'circle',
+  paint: Record<string, unknown>,
+  filter?: FilterSpecification,
+): LayerSpecification {
+  const source = id.slice(0, id.indexOf('-'));
+  return { id, type, source, paint, ...(filter && { filter }) } as LayerSpecification;
+}
+
+/** Bottom to top; each page fills the sources it shows and leaves the others empty. */
+const LAYERS: LayerSpecification[] = [
+  layer('geofences-fill', 'fill', { 'fill-color': ENABLED_COLOR, 'fill-opacity': 0.18 }),
+  layer('geofences-line', 'line', { 'line-color': ENABLED_COLOR, 'line-width': 2 }),
+  layer('trips-line', 'line', { 'line-color': '#e8710a', 'line-width': 4 }, PATHS),
+  layer('trips-dest', 'circle', ringedDot('#e8710a', 7), POINTS),
+  layer('history-line', 'line', { 'line-color': '#8e24aa', 'line-width': 3 }, PATHS),
+  layer(
+    'history-points',
+    'circle',
+    ringedDot(['case', isCurrent, '#d93025', '#8e24aa'], ['case', isCurrent, 9, 4], 1),
+    POINTS,
+  ),
+  layer('places-circle', 'circle', ringedDot('#188038', 6)),
+  layer('users-circle', 'circle', ringedDot('#d93025', 8)),
+  layer('draft-fill', 'fill', { 'fill-color': '#f9ab00', 'fill-opacity': 0.25 }, ['==', ['geometry-type'], 'Polygon']),
+  layer('draft-line', 'line', { 'line-color': '#f9ab00', 'line-width': 2, 'line-dasharray': [2, 1] }),
+  layer('draft-points', 'circle', { 'circle-color': '#f9ab00', 'circle-radius': 5 }, POINTS),
+  layer('sim-line', 'line', { 'line-color': '#5f6368', 'line-width': 3, 'line-dasharray': [1, 1] }, PATHS),
+  layer('sim-points', 'circle', ringedDot('#202124', 6), POINTS),
+];
+
 function addLayers(map: MapLibreMap): void {
   for (const name of ['geofences', 'trips', 'users', 'places', 'history', 'draft', 'sim'])
     map.addSource(name, { type: 'geojson', data: collection([]) });
-  const enabled = ['case', ['==', ['get', 'enabled'], false], '#9aa0a6', '#1a73e8'];
-  map.addLayer({
-    id: 'geofences-fill',
-    type: 'fill',
-    source: 'geofences',
-    paint: { 'fill-color': enabled as never, 'fill-opacity': 0.18 },
-  });
-  map.addLayer({
-    id: 'geofences-line',
-    type: 'line',
-    source: 'geofences',
-    paint: { 'line-color': enabled as never, 'line-width': 2 },
-  });
-  map.addLayer({
-    id: 'trips-line',
-    type: 'line',
-    source: 'trips',
-    filter: ['==', ['geometry-type'], 'LineString'],
-    paint: { 'line-color': '#e8710a', 'line-width': 4 },
-  });
-  map.addLayer({
-    id: 'trips-dest',
-    type: 'circle',
-    source: 'trips',
-    filter: ['==', ['geometry-type'], 'Point'],
-    paint: { 'circle-color': '#e8710a', 'circle-radius': 7, 'circle-stroke-color': '#fff', 'circle-stroke-width': 2 },
-  });
-  map.addLayer({
-    id: 'history-line',
-    type: 'line',
-    source: 'history',
-    filter: ['==', ['geometry-type'], 'LineString'],
-    paint: { 'line-color': '#8e24aa', 'line-width': 3 },
-  });
-  map.addLayer({
-    id: 'history-points',
-    type: 'circle',
-    source: 'history',
-    filter: ['==', ['geometry-type'], 'Point'],
-    paint: {
-      'circle-color': ['case', ['==', ['get', 'current'], true], '#d93025', '#8e24aa'],
-      'circle-radius': ['case', ['==', ['get', 'current'], true], 9, 4],
-      'circle-stroke-color': '#fff',
-      'circle-stroke-width': 1,
-    },
-  });
-  map.addLayer({
-    id: 'places-circle',
-    type: 'circle',
-    source: 'places',
-    paint: { 'circle-color': '#188038', 'circle-radius': 6, 'circle-stroke-color': '#fff', 'circle-stroke-width': 2 },
-  });
-  map.addLayer({
-    id: 'users-circle',
-    type: 'circle',
-    source: 'users',
-    paint: { 'circle-color': '#d93025', 'circle-radius': 8, 'circle-stroke-color': '#fff', 'circle-stroke-width': 2 },
-  });
-  map.addLayer({
-    id: 'draft-fill',
-    type: 'fill',
-    source: 'draft',
-    filter: ['==', ['geometry-type'], 'Polygon'],
-    paint: { 'fill-color': '#f9ab00', 'fill-opacity': 0.25 },
-  });
-  map.addLayer({
-    id: 'draft-line',
-    type: 'line',
-    source: 'draft',
-    paint: { 'line-color': '#f9ab00', 'line-width': 2, 'line-dasharray': [2, 1] },
-  });
-  map.addLayer({
-    id: 'draft-points',
-    type: 'circle',
-    source: 'draft',
-    filter: ['==', ['geometry-type'], 'Point'],
-    paint: { 'circle-color': '#f9ab00', 'circle-radius': 5 },
-  });
-  map.addLayer({
-    id: 'sim-line',
-    type: 'line',
-    source: 'sim',
-    filter: ['==', ['geometry-type'], 'LineString'],
-    paint: { 'line-color': '#5f6368', 'line-width': 3, 'line-dasharray': [1, 1] },
-  });
-  map.addLayer({
-    id: 'sim-points',
-    type: 'circle',
-    source: 'sim',
-    filter: ['==', ['geometry-type'], 'Point'],
-    paint: { 'circle-color': '#202124', 'circle-radius': 6, 'circle-stroke-color': '#fff', 'circle-stroke-width': 2 },
-  });
+  for (const spec of LAYERS) map.addLayer(spec);
 }
 
 /**

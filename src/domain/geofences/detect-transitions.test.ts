@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { makeCircleGeofence } from '../../../test/helpers/fixtures.js';
+import { acrossAntimeridian, makeCircleGeofence } from '../../../test/helpers/fixtures.js';
 import { circlePolygon } from '../../geo/circle-polygon.js';
 import { destinationPoint } from '../../geo/distance-meters.js';
 import type { Position, Ring } from '../../geo/types.js';
@@ -270,14 +270,7 @@ describe('detectTransitions: confidence', () => {
 
 describe('detectTransitions: shapes and output order', () => {
   it('enters an antimeridian-spanning polygon from both sides', () => {
-    const ring: Ring = [
-      [179.9, -1],
-      [-179.9, -1],
-      [-179.9, 1],
-      [179.9, 1],
-      [179.9, -1],
-    ];
-    const p = polygon('am', [ring], 11_000);
+    const p = polygon('am', [acrossAntimeridian(179.9)], 11_000);
     assert.deepEqual(ids(run(change([179.95, 0]), [p]).entered), ['am']);
     assert.deepEqual(ids(run(change([-179.95, 0]), [p]).entered), ['am']);
     assert.deepEqual(run(change([0, 0]), [p]).entered, []);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { makeCircleGeofence } from '../../../test/helpers/fixtures.js';
+import { acrossAntimeridian, makeCircleGeofence } from '../../../test/helpers/fixtures.js';
 import { seededRandom } from '../../../test/helpers/seeded-random.js';
 import { circlePolygon } from '../../geo/circle-polygon.js';
 import { destinationPoint, distanceMeters } from '../../geo/distance-meters.js';
@@ -254,13 +254,7 @@ describe('GeofenceIndex: trees built elsewhere', () => {
 });
 
 describe('GeofenceIndex: antimeridian', () => {
-  const ring: Ring = [
-    [179.9, -1],
-    [-179.9, -1],
-    [-179.9, 1],
-    [179.9, 1],
-    [179.9, -1],
-  ];
+  const ring = acrossAntimeridian(179.9);
 
   it('finds a spanning polygon and circle from both sides, once each', () => {
     const index = new GeofenceIndex();

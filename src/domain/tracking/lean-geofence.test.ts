@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { makeCircleGeofence } from '../../../test/helpers/fixtures.js';
+import { makeCircleGeofence, square } from '../../../test/helpers/fixtures.js';
 import { heapObjectsWith } from '../../../test/helpers/heap-objects.js';
 import { circleFencePolygon } from '../../geo/circle-polygon.js';
 import type { Geofence } from '../geofences/geofence.js';
@@ -19,6 +19,10 @@ const circle = makeCircleGeofence(
   },
 );
 
+/** `circle` made a polygon fence of these rings (positions of any length, as a stored document may hold). */
+const polygonOf = (coordinates: number[][][]) =>
+  ({ ...circle, type: 'polygon', geometry: { type: 'Polygon', coordinates } }) as Geofence;
+
 describe('leanGeofence', () => {
   it('drops a circle drawing and redraws the same one on read, for spreads and JSON too', () => {
     const lean = leanGeofence(circle);
@@ -29,28 +33,13 @@ describe('leanGeofence', () => {
     assert.deepEqual(Object.keys(lean).sort(), Object.keys(circle).sort());
   });
   it('packs polygon rings, holes included, and rebuilds them on read', () => {
-    const polygon = {
-      ...circle,
-      type: 'polygon',
-      geometry: {
-        type: 'Polygon',
-        coordinates: [
-          [
-            [0, 0],
-            [1, 0],
-            [1, 1],
-            [0, 1],
-            [0, 0],
-          ],
-          [
-            [0.2, 0.2],
-            [0.4, 0.2],
-            [0.4, 0.4],
-            [0.2, 0.2],
-          ],
-        ],
-      },
-    } as Geofence;
+    const hole = [
+      [0.2, 0.2],
+      [0.4, 0.2],
+      [0.4, 0.4],
+      [0.2, 0.2],
+    ];
+    const polygon = polygonOf([square(0, 0, 1), hole]);
     const lean = leanGeofence(polygon);
     assert.deepEqual(lean.geometry, polygon.geometry);
     assert.deepEqual(JSON.parse(JSON.stringify(lean)), JSON.parse(JSON.stringify(polygon)));
@@ -76,7 +65,7 @@ describe('leanGeofence', () => {
         [179, 0],
       ],
     ]) {
-      const polygon = { ...circle, type: 'polygon', geometry: { type: 'Polygon', coordinates: [ring] } } as Geofence;
+      const polygon = polygonOf([ring]);
       const lean = leanGeofence(polygon);
       assert.notEqual(lean, polygon);
       assert.deepEqual(lean.geometry, polygon.geometry);
@@ -84,21 +73,14 @@ describe('leanGeofence', () => {
     }
   });
   it('keeps a polygon with three-number positions as it is', () => {
-    const polygon = {
-      ...circle,
-      type: 'polygon',
-      geometry: {
-        type: 'Polygon',
-        coordinates: [
-          [
-            [0, 0, 5],
-            [1, 0, 5],
-            [1, 1, 5],
-            [0, 0, 5],
-          ],
-        ],
-      },
-    } as unknown as Geofence;
+    const polygon = polygonOf([
+      [
+        [0, 0, 5],
+        [1, 0, 5],
+        [1, 1, 5],
+        [0, 0, 5],
+      ],
+    ]);
     assert.equal(leanGeofence(polygon), polygon);
   });
   it('gives the fences of a project one project id string, where each stored document had its own', async () => {

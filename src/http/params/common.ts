@@ -1,3 +1,4 @@
+import type { PageQuery } from '../../domain/pagination.js';
 import { datetime, num, str } from './scalars.js';
 
 /** `limit` of list endpoints (1–1000, default 100). */
@@ -10,6 +11,14 @@ export const searchLimit = () => num({ min: 1, max: 100, integer: true }).defaul
 export const searchRadius = () => num({ min: 100, max: 10_000 }).default(1000);
 
 export const cursor = () => datetime();
+
+/** The query of a list newest created first: `limit` and the `createdBefore`/`createdAfter` cursors. */
+export const createdPageParams = () => ({ limit: listLimit(), createdBefore: cursor(), createdAfter: cursor() });
+
+/** The page that query asks for. */
+export function createdPage(query: { limit: number; createdBefore?: number; createdAfter?: number }): PageQuery {
+  return { limit: query.limit, before: query.createdBefore, after: query.createdAfter };
+}
 
 /** Path segments that name things (tag, externalId, ids). */
 export const pathSegment = () => str({ maxLength: 256 }).required();

@@ -1,43 +1,35 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { makeCircleGeofence } from '../../../test/helpers/fixtures.js';
-import type { Geofence } from '../../domain/geofences/geofence.js';
 import { buildGeofenceShape } from '../../domain/geofences/geofence-shape.js';
 import { GeofenceJson, sharedGeofenceJson } from './geofence-json.js';
 import { presentGeofence } from './geofence-presenter.js';
 
-const fence: Geofence = {
-  id: 'g1',
-  projectId: 'p',
-  live: false,
-  tag: 'store',
-  externalId: '1',
-  description: 'Store',
-  type: 'polygon',
-  geometry: {
-    type: 'Polygon',
-    coordinates: [
-      [
-        [0, 0],
-        [1, 0],
-        [1, 1],
-        [0, 0],
+const fence = makeCircleGeofence(
+  { projectId: 'p', live: false },
+  {
+    id: 'g1',
+    description: 'Store',
+    type: 'polygon',
+    geometry: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [0, 0],
+          [1, 0],
+          [1, 1],
+          [0, 0],
+        ],
       ],
-    ],
+    },
+    geometryCenter: [0.66, 0.33],
+    geometryRadius: 50_000,
+    metadata: { n: 1 },
+    disableAfter: 2000,
+    createdAt: 1000,
+    updatedAt: 1000,
   },
-  geometryCenter: [0.66, 0.33],
-  geometryRadius: 50_000,
-  mode: null,
-  metadata: { n: 1 },
-  userId: null,
-  enabled: true,
-  disableAfter: 2000,
-  deleteAfter: null,
-  stopDetection: null,
-  dwellThreshold: null,
-  createdAt: 1000,
-  updatedAt: 1000,
-};
+);
 
 describe('GeofenceJson', () => {
   it('prints presentGeofence, with or without geometry', () => {

@@ -4,7 +4,7 @@ import { invalidParam } from '../../domain/errors.js';
 import type { Position } from '../../geo/types.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute } from '../define-route.js';
-import { cursor, listLimit, pathSegment } from '../params/common.js';
+import { createdPage, createdPageParams, pathSegment } from '../params/common.js';
 import { bool, jsonValue, metadata, oneOf, param, str, toNumber } from '../params/index.js';
 import { presentBeacon } from '../presenters/beacon-presenter.js';
 
@@ -54,18 +54,14 @@ export function beaconRoutes(app: FastifyInstance, { services }: AppDeps): void 
       tag,
       summary: 'List beacons, newest first',
       query: {
-        limit: listLimit(),
-        createdBefore: cursor(),
-        createdAfter: cursor(),
+        ...createdPageParams(),
         tag: str({ maxLength: 256 }),
         externalId: str({ maxLength: 256 }),
       },
     },
     async ({ query, tenant }) => {
       const page = await services.beacons.list(tenant, {
-        limit: query.limit,
-        before: query.createdBefore,
-        after: query.createdAfter,
+        ...createdPage(query),
         tag: query.tag,
         externalId: query.externalId,
       });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../context.js';
 import { defineRoute } from '../define-route.js';
-import { cursor, listLimit, pathSegment } from '../params/common.js';
+import { createdPage, createdPageParams, pathSegment } from '../params/common.js';
 import { commaList, str } from '../params/index.js';
 import { presentEvent } from '../presenters/event-presenter.js';
 import { conversionRoutes } from './conversions.js';
@@ -25,18 +25,14 @@ export function eventRoutes(app: FastifyInstance, deps: AppDeps): void {
       tag,
       summary: 'List events, newest first',
       query: {
-        limit: listLimit(),
-        createdBefore: cursor(),
-        createdAfter: cursor(),
+        ...createdPageParams(),
         type: commaList({ max: 50 }).describe('event types, comma-separated'),
         userId: str({ maxLength: 256 }).describe("the user's _id or userId"),
       },
     },
     async ({ query, tenant }) => {
       const page = await services.events.list(tenant, {
-        limit: query.limit,
-        before: query.createdBefore,
-        after: query.createdAfter,
+        ...createdPage(query),
         types: query.type,
         userId: query.userId,
       });

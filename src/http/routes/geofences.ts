@@ -4,7 +4,7 @@ import type { Tenant } from '../../domain/tenant.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute, JsonText } from '../define-route.js';
 import { jsonListBody } from '../json-list-body.js';
-import { cursor, listLimit, pathSegment } from '../params/common.js';
+import { createdPage, createdPageParams, cursor, listLimit, pathSegment } from '../params/common.js';
 import { geofenceUpsertBody } from '../params/geofence-body.js';
 import { str } from '../params/index.js';
 import { geofenceJson, presentGeofence } from '../presenters/geofence-presenter.js';
@@ -53,13 +53,11 @@ export function geofenceRoutes(app: FastifyInstance, { services, clock, store }:
       auth: 'secret',
       tag,
       summary: 'List geofences, newest first',
-      query: { limit: listLimit(), createdBefore: cursor(), createdAfter: cursor(), tag: str({ maxLength: 256 }) },
+      query: { ...createdPageParams(), tag: str({ maxLength: 256 }) },
     },
     async ({ query, tenant }) => {
       const page = await services.geofences.list(tenant, {
-        limit: query.limit,
-        before: query.createdBefore,
-        after: query.createdAfter,
+        ...createdPage(query),
         tag: query.tag,
       });
       // Each fence printed when its chunk is (json-list-body.ts), by `geofenceJson`, about 4.5 times

@@ -6,7 +6,7 @@ import type { TripChange, TripContext } from '../../domain/trips/trip-engine.js'
 import { SETTABLE_LEG_STATUSES } from '../../domain/trips/trip-leg.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute } from '../define-route.js';
-import { cursor, listLimit, pathSegment } from '../params/common.js';
+import { createdPageParams, pathSegment } from '../params/common.js';
 import { bool, commaList, oneOf } from '../params/index.js';
 import { param } from '../params/param.js';
 import { tripName, tripOptionFields, tripOptionsSpec } from '../params/trip-options.js';
@@ -140,9 +140,7 @@ export function tripRoutes(app: FastifyInstance, { services }: AppDeps): void {
       tag,
       summary: 'List trips, soonest ETA first (trips without an ETA last), or newest first',
       query: {
-        limit: listLimit(),
-        createdBefore: cursor(),
-        createdAfter: cursor(),
+        ...createdPageParams(),
         active: bool(),
         status: commaList({ values: TRIP_STATUSES }),
         destinationGeofenceTag: tripName(),

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Json, streamEvents } from '../api.js';
 import { when } from '../features.js';
+import { Table } from '../table.js';
 
 /** The project's events as they happen (`GET /v1/events/stream`), newest first, after the latest stored ones. */
 export function EventsPage() {
@@ -66,27 +67,21 @@ export function EventsPage() {
         Live stream: {state === 'open' ? 'connected' : state}
         {detail ? ` — ${detail}` : ''}
       </p>
-      <table class="table">
-        <caption>{events.length} events, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Type</th>
-            <th scope="col">User</th>
-            <th scope="col">Geofence</th>
-            <th scope="col">Time</th>
+      <Table
+        class="table"
+        caption={`${events.length} events, newest first`}
+        columns={['Type', 'User', 'Geofence', 'Time']}
+        bodyClass="event-rows"
+      >
+        {events.map((e) => (
+          <tr key={e._id}>
+            <td class="event-type">{e.type}</td>
+            <td>{e.user?.userId ?? e.user?.deviceId}</td>
+            <td>{e.geofence?.description ?? ''}</td>
+            <td>{when(e.createdAt)}</td>
           </tr>
-        </thead>
-        <tbody class="event-rows">
-          {events.map((e) => (
-            <tr key={e._id}>
-              <td class="event-type">{e.type}</td>
-              <td>{e.user?.userId ?? e.user?.deviceId}</td>
-              <td>{e.geofence?.description ?? ''}</td>
-              <td>{when(e.createdAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type Json } from '../api.js';
 import { ErrorLine } from '../record.js';
+import { Table } from '../table.js';
 
 /** Bulk import of a CSV or GeoJSON file through `POST /v1/geofences/import`, with its per-row report. */
 export function ImportPanel({ onImported }: { onImported: () => void }) {
@@ -64,25 +65,15 @@ export function ImportPanel({ onImported }: { onImported: () => void }) {
             {result.updated}, refused {result.errors.length} {result.errors.length === 1 ? 'row' : 'rows'}.
           </p>
           {result.errors.length > 0 && (
-            <table class="import-errors">
-              <caption>Refused rows</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Row</th>
-                  <th scope="col">Parameter</th>
-                  <th scope="col">Message</th>
+            <Table class="import-errors" caption="Refused rows" columns={['Row', 'Parameter', 'Message']}>
+              {result.errors.map((r: Json) => (
+                <tr key={`${r.row}-${r.param}`}>
+                  <td>{r.row}</td>
+                  <td>{r.param}</td>
+                  <td>{r.message}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {result.errors.map((r: Json) => (
-                  <tr key={`${r.row}-${r.param}`}>
-                    <td>{r.row}</td>
-                    <td>{r.param}</td>
-                    <td>{r.message}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </Table>
           )}
         </div>
       )}

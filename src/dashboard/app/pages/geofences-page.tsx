@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, call, download, type Json } from '../api.js';
+import { CoordinateInputs } from '../coordinate-inputs.js';
 import { geofenceFeature } from '../features.js';
 import { circleRing, collection, distanceMeters, type LonLat, pointFeature, polygonFeature } from '../geo.js';
 import { MapView } from '../map-view.js';
@@ -240,26 +241,16 @@ export function GeofencesPage() {
           </div>
           {draft.type === 'circle' && (
             <div class="row">
-              <span>
-                <label for="fence-latitude">Latitude</label>
-                <input
-                  id="fence-latitude"
-                  type="number"
-                  step="any"
-                  value={draft.center?.[1] ?? ''}
-                  onChange={(e) => set({ center: [draft.center?.[0] ?? 0, Number(e.currentTarget.value)] })}
-                />
-              </span>
-              <span>
-                <label for="fence-longitude">Longitude</label>
-                <input
-                  id="fence-longitude"
-                  type="number"
-                  step="any"
-                  value={draft.center?.[0] ?? ''}
-                  onChange={(e) => set({ center: [Number(e.currentTarget.value), draft.center?.[1] ?? 0] })}
-                />
-              </span>
+              <CoordinateInputs
+                idPrefix="fence"
+                value={draft.center}
+                editOn="change"
+                onEdit={(i, text) => {
+                  const center: LonLat = [draft.center?.[0] ?? 0, draft.center?.[1] ?? 0];
+                  center[i] = Number(text);
+                  set({ center });
+                }}
+              />
               <span>
                 <label for="fence-radius">Radius (m)</label>
                 <input

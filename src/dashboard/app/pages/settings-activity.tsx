@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type Json } from '../api.js';
 import { when } from '../features.js';
 import { ErrorLine } from '../record.js';
+import { Table } from '../table.js';
 
 /** Loads one GET of the API; the error, if any, as the page should show it. */
 function useGet(path: string): { data: Json | null; error: string | null } {
@@ -28,60 +29,43 @@ export function WebhooksSection() {
         </p>
       )}
       {hooks.data && hooks.data.webhooks.length > 0 && (
-        <table class="table webhooks">
-          <caption>Webhooks (the signing secret by its last four characters)</caption>
-          <thead>
-            <tr>
-              <th scope="col">URL</th>
-              <th scope="col">Events</th>
-              <th scope="col">Mode</th>
-              <th scope="col">State</th>
-              <th scope="col">Secret</th>
+        <Table
+          class="table webhooks"
+          caption="Webhooks (the signing secret by its last four characters)"
+          columns={['URL', 'Events', 'Mode', 'State', 'Secret']}
+        >
+          {hooks.data.webhooks.map((w: Json) => (
+            <tr key={w._id}>
+              <td>{w.url}</td>
+              <td>{w.types ? w.types.join(', ') : 'all'}</td>
+              <td>{w.mode}</td>
+              <td>{w.enabled ? 'enabled' : 'disabled'}</td>
+              <td>
+                <code>{w.secret}</code>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {hooks.data.webhooks.map((w: Json) => (
-              <tr key={w._id}>
-                <td>{w.url}</td>
-                <td>{w.types ? w.types.join(', ') : 'all'}</td>
-                <td>{w.mode}</td>
-                <td>{w.enabled ? 'enabled' : 'disabled'}</td>
-                <td>
-                  <code>{w.secret}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
       {log.data && log.data.deliveries.length > 0 && (
-        <table class="table deliveries">
-          <caption>Newest deliveries</caption>
-          <thead>
-            <tr>
-              <th scope="col">Created</th>
-              <th scope="col">To</th>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last answer</th>
+        <Table
+          class="table deliveries"
+          caption="Newest deliveries"
+          columns={['Created', 'To', 'Event', 'Status', 'Attempts', 'Last answer']}
+        >
+          {log.data.deliveries.map((d: Json) => (
+            <tr key={d._id}>
+              <td>{when(d.createdAt)}</td>
+              <td>{urlOf(hooks.data, d)}</td>
+              <td>
+                <code>{d.eventId}</code>
+              </td>
+              <td>{d.status}</td>
+              <td>{d.attempts}</td>
+              <td>{[d.lastStatus, d.lastError].filter((x) => x !== null).join(' ') || '–'}</td>
             </tr>
-          </thead>
-          <tbody>
-            {log.data.deliveries.map((d: Json) => (
-              <tr key={d._id}>
-                <td>{when(d.createdAt)}</td>
-                <td>{urlOf(hooks.data, d)}</td>
-                <td>
-                  <code>{d.eventId}</code>
-                </td>
-                <td>{d.status}</td>
-                <td>{d.attempts}</td>
-                <td>{[d.lastStatus, d.lastError].filter((x) => x !== null).join(' ') || '–'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
       {log.data && log.data.deliveries.length === 0 && hooks.data?.webhooks.length > 0 && <p>No deliveries yet.</p>}
     </>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type Json, session } from '../api.js';
+import { CoordinateInputs } from '../coordinate-inputs.js';
 import { geofenceFeature } from '../features.js';
 import { collection, distanceMeters, type LonLat, lineFeature, pointFeature, pointsAlong } from '../geo.js';
 import { MapView } from '../map-view.js';
@@ -31,8 +32,8 @@ export function SimulatorPage() {
   const [status, setStatus] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [fences, setFences] = useState<Json[]>([]);
-  const [latitude, setLatitude] = useState('');
-  const [longitude, setLongitude] = useState('');
+  /** The position typed into the form, `[lon, lat]`, as text. */
+  const [typed, setTyped] = useState<[string, string]>(['', '']);
   const driving = useRef<AbortController | null>(null);
   const count = useRef(0);
 
@@ -189,31 +190,15 @@ export function SimulatorPage() {
           aria-label="Send a track at coordinates"
           onSubmit={(e) => {
             e.preventDefault();
-            void trackOnce([Number(longitude), Number(latitude)]);
+            void trackOnce([Number(typed[0]), Number(typed[1])]);
           }}
         >
-          <span>
-            <label for="sim-latitude">Latitude</label>
-            <input
-              id="sim-latitude"
-              type="number"
-              step="any"
-              required
-              value={latitude}
-              onInput={(e) => setLatitude(e.currentTarget.value)}
-            />
-          </span>
-          <span>
-            <label for="sim-longitude">Longitude</label>
-            <input
-              id="sim-longitude"
-              type="number"
-              step="any"
-              required
-              value={longitude}
-              onInput={(e) => setLongitude(e.currentTarget.value)}
-            />
-          </span>
+          <CoordinateInputs
+            idPrefix="sim"
+            required
+            value={typed}
+            onEdit={(i, text) => setTyped(i === 0 ? [text, typed[1]] : [typed[0], text])}
+          />
           <button type="submit">Send track</button>
         </form>
         {driving.current && (

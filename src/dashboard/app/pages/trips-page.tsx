@@ -2,42 +2,33 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type Json } from '../api.js';
 import { etaText, latenessText, when } from '../features.js';
 import { ErrorLine } from '../record.js';
+import { Table } from '../table.js';
 
 function TripTable({ caption, trips }: { caption: string; trips: Json[] }) {
   return (
-    <table class="table trips">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Trip</th>
-          <th scope="col">User</th>
-          <th scope="col">Destination</th>
-          <th scope="col">Status</th>
-          <th scope="col">ETA</th>
-          <th scope="col">Lateness</th>
-          <th scope="col">Started</th>
+    <Table
+      class="table trips"
+      caption={caption}
+      columns={['Trip', 'User', 'Destination', 'Status', 'ETA', 'Lateness', 'Started']}
+    >
+      {trips.map((t) => (
+        <tr key={t._id}>
+          <td>{t.externalId}</td>
+          <td>
+            {t.user?._id ? (
+              <a href={`#/users/${encodeURIComponent(t.user._id)}`}>{t.userId ?? t.user.deviceId}</a>
+            ) : (
+              t.userId
+            )}
+          </td>
+          <td>{t.destinationGeofenceTag ? `${t.destinationGeofenceTag}/${t.destinationGeofenceExternalId}` : ''}</td>
+          <td>{t.status}</td>
+          <td class="eta">{etaText(t)}</td>
+          <td>{latenessText(t)}</td>
+          <td>{when(t.startedAt ?? t.createdAt)}</td>
         </tr>
-      </thead>
-      <tbody>
-        {trips.map((t) => (
-          <tr key={t._id}>
-            <td>{t.externalId}</td>
-            <td>
-              {t.user?._id ? (
-                <a href={`#/users/${encodeURIComponent(t.user._id)}`}>{t.userId ?? t.user.deviceId}</a>
-              ) : (
-                t.userId
-              )}
-            </td>
-            <td>{t.destinationGeofenceTag ? `${t.destinationGeofenceTag}/${t.destinationGeofenceExternalId}` : ''}</td>
-            <td>{t.status}</td>
-            <td class="eta">{etaText(t)}</td>
-            <td>{latenessText(t)}</td>
-            <td>{when(t.startedAt ?? t.createdAt)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
   );
 }
 

@@ -4,6 +4,7 @@ import { etaText, tripFeatures, when } from '../features.js';
 import { collection, type LonLat, lineFeature, pointFeature } from '../geo.js';
 import { MapView } from '../map-view.js';
 import { ErrorLine } from '../record.js';
+import { Table } from '../table.js';
 
 export function UsersPage() {
   const [users, setUsers] = useState<Json[]>([]);
@@ -31,31 +32,23 @@ export function UsersPage() {
       <ErrorLine error={error} />
       <label for="user-search">Search by user id, device id or description</label>
       <input id="user-search" type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
-      <table class="table">
-        <caption>{shown.length} users, most recently updated first</caption>
-        <thead>
-          <tr>
-            <th scope="col">User</th>
-            <th scope="col">Device</th>
-            <th scope="col">Updated</th>
-            <th scope="col">Geofences</th>
-            <th scope="col">Trip</th>
+      <Table
+        class="table"
+        caption={`${shown.length} users, most recently updated first`}
+        columns={['User', 'Device', 'Updated', 'Geofences', 'Trip']}
+      >
+        {shown.map((u) => (
+          <tr key={u._id}>
+            <td>
+              <a href={`#/users/${encodeURIComponent(u._id)}`}>{u.userId ?? u._id}</a>
+            </td>
+            <td>{u.deviceId}</td>
+            <td>{when(u.updatedAt)}</td>
+            <td>{(u.geofences ?? []).map((g: Json) => g.description).join(', ')}</td>
+            <td>{u.trip ? `${u.trip.externalId} (${u.trip.status})` : ''}</td>
           </tr>
-        </thead>
-        <tbody>
-          {shown.map((u) => (
-            <tr key={u._id}>
-              <td>
-                <a href={`#/users/${encodeURIComponent(u._id)}`}>{u.userId ?? u._id}</a>
-              </td>
-              <td>{u.deviceId}</td>
-              <td>{when(u.updatedAt)}</td>
-              <td>{(u.geofences ?? []).map((g: Json) => g.description).join(', ')}</td>
-              <td>{u.trip ? `${u.trip.externalId} (${u.trip.status})` : ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
     </section>
   );
 }
