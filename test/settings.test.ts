@@ -80,6 +80,32 @@ describe('place settings', () => {
     assert.deepEqual((await current()).chainMappings, {});
   });
 
+  it('settings of 4 MB come back whole from PATCH and GET, printed a chunk at a time', async () => {
+    const full = Object.fromEntries(
+      Array.from({ length: 16 }, (_, k) => [`key${k}`, String.fromCharCode(97 + k).repeat(1000)]),
+    );
+    const chainMetadata = Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`chain-${i}`, full]));
+    const patched = await patch({ chainMetadata });
+    assertOk(patched);
+    const read = await s.request('GET', '/v1/settings', { key });
+    for (const res of [patched, read]) {
+      // In any order: PostgreSQL's jsonb keeps a document's keys in an order of its own.
+      assert.deepEqual(Object.keys(res.body).sort(), [
+        'chainMappings',
+        'chainMetadata',
+        'features',
+        'meta',
+        'placeFilters',
+        'segments',
+      ]);
+      assert.deepEqual(res.body.meta, { code: 200 });
+      assert.deepEqual(res.body.chainMetadata, chainMetadata);
+      // Streamed (no length known up front): printed in parts with turns of the event loop between.
+      assert.equal(res.headers.get('content-length'), null);
+    }
+    await patch({ chainMetadata: {} });
+  });
+
   it('PATCH reads a form body with JSON strings', async () => {
     const res = await s.request('PATCH', '/v1/settings', {
       key,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 
 /** A pause of a bench server's event loop, as bench/lib/stall-probe.ts writes it. */
-interface Pause {
+export interface Pause {
   /** Epoch ms. */
   at: number;
   what: string;
@@ -55,7 +55,7 @@ export function printSlowQuarters(due: Float64Array, latencies: Float64Array, st
 }
 
 /** The pauses the servers wrote (BENCH_STALLS_FILE) that began within [from, to), epoch ms. */
-function readPauses(from: number, to: number): Pause[] {
+export function readPauses(from: number, to: number): Pause[] {
   const file = process.env.BENCH_STALLS_FILE;
   if (!file || !fs.existsSync(file)) return [];
   const pauses: Pause[] = [];

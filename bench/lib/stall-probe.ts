@@ -10,6 +10,8 @@ import { isMainThread } from 'node:worker_threads';
  * line: epoch ms with a fraction, the process id, what, ms. A fixed-rate row reads them back beside
  * its slow quarter seconds (fixed-rate-load.ts), which tells a tail made by collections from one made
  * by other work. The timer wakes the loop 1,000 times a second: the row's CPU is a little higher with it.
+ * Beside each tick whose turns held the loop thread on a CPU over 4 ms, a `busy` line gives that time:
+ * on a loaded machine a turn comes late by much more than its own work, as the thread waits for a CPU.
  */
 const file = process.env.BENCH_STALLS_FILE;
 if (file && isMainThread) {
@@ -17,11 +19,16 @@ if (file && isMainThread) {
   const write = (what: string, ms: number, at = performance.timeOrigin + performance.now()) =>
     fs.writeSync(fd, `${at.toFixed(1)} ${process.pid} ${what} ${ms.toFixed(1)}\n`);
   let last = performance.now();
+  const loopCpuMs = loopCpuClock();
+  let lastCpu = loopCpuMs();
   setInterval(() => {
     const now = performance.now();
     const late = now - last - 1;
     last = now;
     if (late > 4) write('late', late);
+    const cpu = loopCpuMs();
+    if (cpu - lastCpu > 4) write('busy', cpu - lastCpu);
+    lastCpu = cpu;
   }, 1).unref();
   new PerformanceObserver((list) => {
     for (const e of list.getEntries())
@@ -40,4 +47,19 @@ const GC_KINDS = new Map<number, string>([
 function gcKind(e: PerformanceEntry): string {
   const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
   return (kind !== undefined && GC_KINDS.get(kind)) || 'gc';
+}
+
+/**
+ * A clock of the time this thread (the event loop's) has spent on a CPU, in ms, from the kernel's
+ * count (`/proc/thread-self/schedstat`, Linux), to within its tick (4 ms at 250 Hz); 0 where there is none.
+ */
+function loopCpuClock(): () => number {
+  let fd: number;
+  try {
+    fd = fs.openSync('/proc/thread-self/schedstat', 'r');
+  } catch {
+    return () => 0;
+  }
+  const text = Buffer.alloc(64);
+  return () => Number(text.toString('latin1', 0, fs.readSync(fd, text, 0, text.length, 0)).split(' ')[0]) / 1e6;
 }

@@ -1,12 +1,16 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { HealthzProbe } from '../lib/healthz-probe.js';
+import { readPauses } from '../lib/slow-quarters.js';
 import type { BenchContext, BenchResult, Scenario } from '../lib/types.js';
 
 /**
  * `npm run bench -- stalls`: the worst input of each endpoint, one request at a time, while a probe
- * asks `/healthz` over and over on another connection. A request that holds the server's event loop
+ * asks `/healthz` over and over on another connection, from a thread of its own (healthz-probe.ts). A request that holds the server's event loop
  * delays the probe by as long: the longest probe answer while it runs is the stall it causes (the
  * rule is 50 ms on the 2-core machine). Each input is sent `STALL_REPEATS` times (default 5) after one
  * unmeasured warm-up send; rows give the request's own median time in p50 and the longest probe answer
- * in p99. A row's name carries the status the request got.
+ * in p99. A row's name carries the status the request got. With BENCH_STALLS=1 the stderr line of a
+ * row also gives the longest turn on the server's CPU beside it (`longestBusyTurn`).
  */
 const REPEATS = Number(process.env.STALL_REPEATS ?? 5);
 const NEAR: [number, number] = [-73.95, 40.75];
@@ -184,17 +188,6 @@ function inputs(): Input[] {
   ];
 }
 
-/** Asks /healthz back to back until `stop` says so; returns each answer's time in ms. */
-async function probe(url: string, stop: () => boolean): Promise<number[]> {
-  const times: number[] = [];
-  while (!stop()) {
-    const started = performance.now();
-    await (await fetch(`${url}/healthz`)).arrayBuffer();
-    times.push(performance.now() - started);
-  }
-  return times;
-}
-
 async function send(ctx: BenchContext, input: Input, i: number): Promise<{ status: number; ms: number }> {
   const path = typeof input.path === 'string' ? input.path : input.path(i);
   let body = input.body;
@@ -247,55 +240,69 @@ export const stalls: Scenario = {
   async run(ctx) {
     await seedUsers(ctx);
     const rows: BenchResult[] = [];
-    let idle = 0;
-    {
-      let done = false;
-      const timer = setTimeout(() => {
-        done = true;
-      }, 1000);
-      const times = await probe(ctx.url, () => done);
-      clearTimeout(timer);
-      idle = Math.max(...times);
+    const probe = new HealthzProbe();
+    try {
+      // Unmeasured: the probe's thread loads and opens its connection.
+      probe.start(ctx.url);
+      await probe.stop();
+      probe.start(ctx.url);
+      await sleep(1000);
+      const times = await probe.stop();
       rows.push({
         name: 'idle: /healthz alone for 1 s',
         requests: times.length,
         reqPerSec: times.length,
         p50Ms: round(median(times)),
-        p99Ms: round(idle),
+        p99Ms: round(Math.max(...times)),
         errors: 0,
       });
-    }
-    for (const input of inputs()) {
-      // Unmeasured: the first send compiles the route's code, which a running server has done long before.
-      await send(ctx, input, 1000);
-      const own: number[] = [];
-      let worst = 0;
-      let status = 0;
-      for (let i = 0; i < REPEATS; i++) {
-        let done = false;
-        const probing = probe(ctx.url, () => done);
-        const result = await send(ctx, input, i);
-        done = true;
-        const times = await probing;
-        own.push(result.ms);
-        status = result.status;
-        worst = Math.max(worst, ...times);
+      for (const input of inputs()) {
+        // Unmeasured: the first send compiles the route's code, which a running server has done long before.
+        await send(ctx, input, 1000);
+        const own: number[] = [];
+        let worst = 0;
+        let status = 0;
+        let busy = 0;
+        for (let i = 0; i < REPEATS; i++) {
+          const from = Date.now();
+          probe.start(ctx.url);
+          const result = await send(ctx, input, i);
+          const times = await probe.stop();
+          busy = Math.max(busy, await longestBusyTurn(from));
+          own.push(result.ms);
+          status = result.status;
+          worst = Math.max(worst, ...times);
+        }
+        const row = {
+          name: `${input.name} → ${status}`,
+          requests: REPEATS,
+          reqPerSec: 0,
+          p50Ms: round(median(own)),
+          p99Ms: round(worst),
+          errors: status >= 500 ? REPEATS : 0,
+        };
+        process.stderr.write(
+          `stalls: ${row.name}: request ${row.p50Ms} ms, longest /healthz beside it ${row.p99Ms} ms${process.env.BENCH_STALLS_FILE ? `, longest turn on the server's CPU ${busy.toFixed(1)} ms` : ''}\n`,
+        );
+        rows.push(row);
       }
-      const row = {
-        name: `${input.name} → ${status}`,
-        requests: REPEATS,
-        reqPerSec: 0,
-        p50Ms: round(median(own)),
-        p99Ms: round(worst),
-        errors: status >= 500 ? REPEATS : 0,
-      };
-      process.stderr.write(
-        `stalls: ${row.name}: request ${row.p50Ms} ms, longest /healthz beside it ${row.p99Ms} ms\n`,
-      );
-      rows.push(row);
+    } finally {
+      await probe.close();
     }
     return rows;
   },
 };
+
+/**
+ * BENCH_STALLS=1: the most CPU time the server's event loop thread spent in one tick of its 1 ms timer
+ * since `from` (epoch ms), from its `busy` lines (stall-probe.ts); 0 without. On a loaded machine the
+ * probe's wait is mostly the two threads waiting for a CPU; this is the request's own work.
+ */
+async function longestBusyTurn(from: number): Promise<number> {
+  if (!process.env.BENCH_STALLS_FILE) return 0;
+  // The line of the request's last turn is written at the timer's next tick.
+  await sleep(20);
+  return Math.max(0, ...readPauses(from, Date.now()).flatMap((p) => (p.what === 'busy' ? [p.ms] : [])));
+}
 
 const round = (ms: number) => Math.round(ms * 10) / 10;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
-import { CHUNK_CHARS, jsonListBody, listAnswerBody } from './json-list-body.js';
+import { CHUNK_CHARS, dictionaryAnswerBody, jsonListBody, listAnswerBody } from './json-list-body.js';
 
 /** The whole text of a body, and how many pieces it came in. */
 async function collect(body: string | Readable | undefined): Promise<{ text: string; pieces: number }> {
@@ -69,5 +69,29 @@ describe('listAnswerBody', () => {
     const body = listAnswerBody(out);
     assert.ok(body instanceof Readable);
     assert.equal((await collect(body)).text, JSON.stringify(out));
+  });
+});
+
+describe('dictionaryAnswerBody', () => {
+  it('prints what JSON.stringify prints, a long dictionary in chunks', async () => {
+    const out = {
+      meta: { code: 200 },
+      skipped: undefined,
+      chains: {
+        ...Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`chain-${i}`, { note: 'é"'.repeat(1000), i }])),
+        gone: undefined,
+      },
+      after: { list: [1, 'two'] },
+    };
+    const { text, pieces } = await collect(dictionaryAnswerBody(out, 'chains'));
+    assert.equal(text, JSON.stringify(out));
+    assert.ok(pieces > 1);
+  });
+
+  it('gives a small or empty dictionary, or a field that is none, as one string', () => {
+    for (const chains of [{}, { a: { b: 1 } }, null, [1, 2]]) {
+      const out = { meta: { code: 200 }, chains, after: 1 };
+      assert.equal(dictionaryAnswerBody(out, 'chains'), JSON.stringify(out));
+    }
   });
 });

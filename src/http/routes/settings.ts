@@ -3,13 +3,20 @@ import { DomainError, invalidParam } from '../../domain/errors.js';
 import { parseJurisdiction } from '../../domain/jurisdiction/jurisdiction-settings.js';
 import type { Metadata } from '../../domain/metadata.js';
 import { parseKeyRestrictions } from '../../domain/projects/key-restrictions.js';
-import { parseFeatureSettings, parseSdkConfiguration, sdkSettingsJson } from '../../domain/sdk/sdk-settings.js';
+import type { Project } from '../../domain/projects/project.js';
+import {
+  parseFeatureSettings,
+  parseSdkConfiguration,
+  type SdkSettings,
+  sdkSettingsJson,
+} from '../../domain/sdk/sdk-settings.js';
 import type { SdkSettingsPatch } from '../../domain/sdk/sdk-settings-service.js';
 import { parseTrackingOptions, TRACKING_PRESETS } from '../../domain/sdk/tracking-options.js';
 import { parseSegments } from '../../domain/segments/segment.js';
 import type { PlaceSettings } from '../../domain/settings/place-settings.js';
 import type { AppDeps } from '../context.js';
-import { defineRoute } from '../define-route.js';
+import { defineRoute, JsonText } from '../define-route.js';
+import { dictionaryAnswerBody } from '../json-list-body.js';
 import { features } from '../params/features.js';
 import { jsonValue, metadata, param } from '../params/index.js';
 
@@ -113,12 +120,8 @@ export function settingsRoutes(app: FastifyInstance, { services, keys }: AppDeps
   defineRoute(
     app,
     { method: 'GET', url: '/v1/settings', auth: 'secret', tag, summary: 'Get place settings and project features' },
-    async ({ tenant, req }) => ({
-      ...(await services.settings.get(tenant)),
-      features: req.auth!.project.features,
-      segments: req.auth!.project.segments ?? [],
-      ...sdkSettingsJson(await services.sdkSettings.get(tenant)),
-    }),
+    async ({ tenant, req }) =>
+      settingsAnswer(await services.settings.get(tenant), req.auth!.project, await services.sdkSettings.get(tenant)),
   );
   defineRoute(
     app,
@@ -157,14 +160,24 @@ export function settingsRoutes(app: FastifyInstance, { services, keys }: AppDeps
       const sdk = sdkPatch
         ? await services.sdkSettings.patch(tenant, sdkPatch)
         : await services.sdkSettings.get(tenant);
-      return {
-        ...settings,
-        features: project.features,
-        segments: project.segments ?? [],
-        ...sdkSettingsJson(sdk),
-      };
+      return settingsAnswer(settings, project, sdk);
     },
   );
+}
+
+/**
+ * The answer of GET and PATCH, its chains' metadata printed a chunk at a time with turns of the event
+ * loop between (json-list-body.ts): at their limits they are 4 MB of JSON.
+ */
+function settingsAnswer(settings: PlaceSettings, project: Project, sdk: SdkSettings | null): JsonText {
+  const answer = {
+    meta: { code: 200 },
+    ...settings,
+    features: project.features,
+    segments: project.segments ?? [],
+    ...sdkSettingsJson(sdk),
+  };
+  return new JsonText(dictionaryAnswerBody(answer, 'chainMetadata'));
 }
 
 /** The SDK settings a PATCH names: parsed values, and null for those sent as null (removed). */
