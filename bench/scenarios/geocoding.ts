@@ -6,6 +6,7 @@ import { PACK_FORMAT } from '../../src/geodata/manifest.js';
 import { openAddressLayer } from '../../src/geodata/osm/addresses/address-layer.js';
 import { importOsm } from '../../src/geodata/osm/import-osm.js';
 import { fixturesDir, missingFixturesMessage } from '../../src/geodata/test-pack.js';
+import { type AddressLayer, geocodingQueries } from '../lib/geocoding-queries.js';
 import { auth, measure } from '../lib/load.js';
 import { benchPackDir, startServerProcess } from '../lib/server-process.js';
 import type { BenchContext, BenchResult, Scenario } from '../lib/types.js';
@@ -37,39 +38,18 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   }
 }
 
-async function measureAll(
-  ctx: BenchContext,
-  layer: NonNullable<Awaited<ReturnType<typeof openAddressLayer>>>,
-): Promise<BenchResult[]> {
+async function measureAll(ctx: BenchContext, layer: AddressLayer): Promise<BenchResult[]> {
   const headers = auth(ctx.keys.publishable);
-  const picks = Array.from({ length: 10_000 }, () => Math.floor(random() * layer.count));
-  const near = (i: number) =>
-    `${(layer.addressLat(i) + (random() - 0.5) * 0.03).toFixed(4)},${(layer.addressLon(i) + (random() - 0.5) * 0.03).toFixed(4)}`;
-  // Autocomplete: what a user types into an address form: 40-100% of "number street" (one in ten with a
-  // transposition in the street), one in five a bare street name prefix; near a point a km or so away.
-  const autocomplete = picks.map((i, k) => {
-    const a = layer.address(i);
-    const text = k % 5 === 0 ? a.street : `${a.number} ${a.street}`;
-    let typed = text.slice(0, Math.max(3, Math.ceil(text.length * (0.4 + 0.6 * random()))));
-    if (random() < 0.1 && typed.length > 8) {
-      const j = typed.length - 3;
-      typed = typed.slice(0, j) + typed[j + 1] + typed[j] + typed.slice(j + 2);
-    }
-    const params = new URLSearchParams({ query: typed, near: near(i) });
-    return { path: `/v1/search/autocomplete?${params.toString().replace(/\+/g, '%20')}`, headers };
-  });
-  // Forward: full addresses as a form submits them, every one different (the parse cache does not help).
-  const forward = picks.map((i) => {
-    const a = layer.address(i);
-    const params = new URLSearchParams({ query: `${a.number} ${a.street}, Queens, NY ${a.postcode}` });
-    return { path: `/v1/geocode/forward?${params.toString().replace(/\+/g, '%20')}`, headers };
-  });
-  // Reverse: points up to ~30 m from an address.
-  const reverse = picks.map((i) => {
-    const lat = layer.addressLat(i) + (random() - 0.5) * 0.0005;
-    const lon = layer.addressLon(i) + (random() - 0.5) * 0.0005;
-    return { path: `/v1/geocode/reverse?coordinates=${lat.toFixed(6)},${lon.toFixed(6)}`, headers };
-  });
+  const queries = geocodingQueries(layer, random);
+  const request = (route: string, params: Record<string, string>) => {
+    const query = new URLSearchParams(params).toString().replace(/\+/g, '%20');
+    return { path: `${route}?${query}`, headers };
+  };
+  const autocomplete = queries.autocomplete.map(({ query, near }) =>
+    request('/v1/search/autocomplete', { query, near }),
+  );
+  const forward = queries.forward.map((query) => request('/v1/geocode/forward', { query }));
+  const reverse = queries.reverse.map((c) => ({ path: `/v1/geocode/reverse?coordinates=${c}`, headers }));
 
   for (const r of [autocomplete[0]!, forward[0]!, reverse[0]!]) {
     const res = await fetch(`${ctx.url}${r.path}`, { headers });
@@ -101,7 +81,7 @@ async function servesQueens(ctx: BenchContext): Promise<boolean> {
 }
 
 /** The world pack plus Queens, built once into the temp folder and reused by later runs. */
-async function queensPack(): Promise<string> {
+export async function queensPack(): Promise<string> {
   const dir = path.join(os.tmpdir(), 'whereabouts-bench-queens');
   const manifest = path.join(dir, 'pack', 'osm', REGION, 'manifest.json');
   // Reused only while this build reads its format (and the address layer's files are there).
