@@ -79,7 +79,9 @@ const time = async (name: string, f: (p: [number, number]) => unknown) => {
   const t = process.cpuUsage(t0);
   rows.push([name, (t.user + t.system) / points.length]);
 };
-await time('jurisdiction.check (track, before it)', (p) => deps.services.jurisdiction.check(tenant, p, 'latitude'));
+await time('jurisdiction.check (track, before it)', async (p) =>
+  deps.services.jurisdiction.check((await deps.services.sdkSettings.get(tenant))?.jurisdiction, p, 'latitude'),
+);
 await time('jurisdiction.at (context: check + fences)', (p) => deps.services.jurisdiction.at(tenant, p, 'latitude'));
 await time('pack.countryStateAt', ([lon, lat]) => pack.countryStateAt(lon, lat));
 await time('pack.regionsAt (Regions step)', ([lon, lat]) => pack.regionsAt(lon, lat));

@@ -108,8 +108,12 @@ async function jurisdictionRows(ctx: BenchContext, size: number): Promise<BenchR
     });
   const label = size.toLocaleString('en-US');
   const out: BenchResult[] = [];
-  // Twice each, alternating, so a drift of the shared machine shows instead of landing on one side.
-  for (const round of [1, 2]) {
+  // Twice each (BENCH_TRACK_JURISDICTION_ROUNDS: more, on a loaded machine), alternating, so a drift of
+  // the shared machine shows instead of landing on one side.
+  const rounds = Number(process.env.BENCH_TRACK_JURISDICTION_ROUNDS ?? 2);
+  if (!Number.isInteger(rounds) || rounds <= 0)
+    throw new Error('BENCH_TRACK_JURISDICTION_ROUNDS: a positive whole number');
+  for (let round = 1; round <= rounds; round++) {
     out.push(
       await measure(
         ctx,

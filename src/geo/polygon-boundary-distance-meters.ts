@@ -1,5 +1,6 @@
 import { METERS_PER_DEGREE } from './distance-meters.js';
 import type { PreparedPolygon } from './prepare-polygon.js';
+import { segmentDistanceSquared } from './segment-distance.js';
 
 const RAD = Math.PI / 180;
 
@@ -31,15 +32,7 @@ export function polygonBoundaryDistanceMeters(p: PreparedPolygon, lon: number, l
     for (let i = start + 1; i < end; i++) {
       const bx = (c[2 * i]! - x0) * kx;
       const by = (c[2 * i + 1]! - lat) * ky;
-      const ex = bx - ax;
-      const ey = by - ay;
-      const length2 = ex * ex + ey * ey;
-      let t = length2 > 0 ? -(ax * ex + ay * ey) / length2 : 0;
-      if (t < 0) t = 0;
-      else if (t > 1) t = 1;
-      const dx = ax + t * ex;
-      const dy = ay + t * ey;
-      const d2 = dx * dx + dy * dy;
+      const d2 = segmentDistanceSquared(ax, ay, bx, by);
       if (d2 < best) best = d2;
       ax = bx;
       ay = by;

@@ -1,10 +1,20 @@
-import Flatbush from 'flatbush';
+import type Flatbush from 'flatbush';
 import { METERS_PER_DEGREE } from '../geo/distance-meters.js';
+import { edgeBoxIndex } from '../geo/edge-box-index.js';
+import { segmentDistanceSquared } from '../geo/segment-distance.js';
 import type { PolygonSet } from './polygon-file.js';
 
 const RAD = Math.PI / 180;
 /** Search radii tried in turn (meters): most points asked about are near a border, a few far inland. */
 const RADII = [2_000, 20_000, 200_000, 2_000_000];
+
+/** The point measured from, and the meters per degree east and north around it. */
+interface Around {
+  lon: number;
+  lat: number;
+  kx: number;
+  ky: number;
+}
 
 /** The ring edges of one feature: an R-tree over them, and the vertex each starts at (it ends at the next). */
 interface FeatureEdges {
@@ -33,32 +43,42 @@ export class BorderIndex {
       this.#features.set(feature, edges);
     }
     if (edges === null) return Number.POSITIVE_INFINITY;
-    const c = this.set.coords;
-    const kx = METERS_PER_DEGREE * Math.max(Math.cos(lat * RAD), 0.01);
-    const ky = METERS_PER_DEGREE;
+    const at: Around = { lon, lat, kx: METERS_PER_DEGREE * Math.max(Math.cos(lat * RAD), 0.01), ky: METERS_PER_DEGREE };
+    // An edge found within the radius is the nearest: every nearer edge's box meets the search box.
     for (const radius of RADII) {
-      const dLat = radius / ky;
-      const dLon = radius / kx;
-      let best = Number.POSITIVE_INFINITY;
-      for (const e of edges.index.search(lon - dLon, lat - dLat, lon + dLon, lat + dLat)) {
-        const i = edges.start[e]!;
-        const ax = (c[2 * i]! - lon) * kx;
-        const ay = (c[2 * i + 1]! - lat) * ky;
-        const ex = (c[2 * i + 2]! - lon) * kx - ax;
-        const ey = (c[2 * i + 3]! - lat) * ky - ay;
-        const length2 = ex * ex + ey * ey;
-        let t = length2 > 0 ? -(ax * ex + ay * ey) / length2 : 0;
-        if (t < 0) t = 0;
-        else if (t > 1) t = 1;
-        const dx = ax + t * ex;
-        const dy = ay + t * ey;
-        const d2 = dx * dx + dy * dy;
-        if (d2 < best) best = d2;
-      }
-      // An edge found within the radius is the nearest: every closer edge's box meets the search box.
+      const best = this.#nearestWithin(edges, at, radius);
       if (best <= radius * radius) return Math.sqrt(best);
     }
     return Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * Squared meters to the nearest edge whose box meets the box of `radius` around the point; Infinity
+   * for none. Measured as the tree finds them, not gathered into a list: a far point's box holds
+   * thousands of edges.
+   */
+  #nearestWithin(edges: FeatureEdges, at: Around, radius: number): number {
+    let best = Number.POSITIVE_INFINITY;
+    edges.index.search(
+      at.lon - radius / at.kx,
+      at.lat - radius / at.ky,
+      at.lon + radius / at.kx,
+      at.lat + radius / at.ky,
+      (e) => {
+        const d2 = this.#meters2(edges.start[e]!, at);
+        if (d2 < best) best = d2;
+        return false;
+      },
+    );
+    return best;
+  }
+
+  /** Squared meters from the point to the edge starting at vertex `i`, projected around the point. */
+  #meters2(i: number, { lon, lat, kx, ky }: Around): number {
+    const c = this.set.coords;
+    const ax = (c[2 * i]! - lon) * kx;
+    const ay = (c[2 * i + 1]! - lat) * ky;
+    return segmentDistanceSquared(ax, ay, (c[2 * i + 2]! - lon) * kx, (c[2 * i + 3]! - lat) * ky);
   }
 
   #build(feature: number): FeatureEdges | null {
@@ -71,16 +91,8 @@ export class BorderIndex {
       }
     }
     if (starts.length === 0) return null;
-    const index = new Flatbush(starts.length);
-    for (const i of starts) {
-      const ax = coords[2 * i]!;
-      const ay = coords[2 * i + 1]!;
-      const bx = coords[2 * i + 2]!;
-      const by = coords[2 * i + 3]!;
-      index.add(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by));
-    }
-    index.finish();
-    return { index, start: Uint32Array.from(starts) };
+    const start = Uint32Array.from(starts);
+    return { index: edgeBoxIndex(coords, start), start };
   }
 }
 

@@ -1,4 +1,5 @@
 import Flatbush from 'flatbush';
+import { edgeBoxIndex } from '../geo/edge-box-index.js';
 import type { BBox } from '../geo/types.js';
 import type { PolygonSet } from './polygon-file.js';
 
@@ -109,23 +110,14 @@ export class PolygonLayer {
   }
 
   private buildEdgeIndex(part: number, vertices: number): { index: Flatbush; edges: Uint32Array } {
-    const { coords, ringStart, partRingStart } = this.set;
+    const { ringStart, partRingStart } = this.set;
     const edges = new Uint32Array(vertices);
     let n = 0;
     for (let ring = partRingStart[part]!; ring < partRingStart[part + 1]!; ring++) {
       for (let i = ringStart[ring]!; i < ringStart[ring + 1]! - 1; i++) edges[n++] = i;
     }
-    const index = new Flatbush(n);
-    for (let e = 0; e < n; e++) {
-      const i = edges[e]!;
-      const x0 = coords[2 * i]!;
-      const y0 = coords[2 * i + 1]!;
-      const x1 = coords[2 * i + 2]!;
-      const y1 = coords[2 * i + 3]!;
-      index.add(Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1));
-    }
-    index.finish();
-    return { index, edges: edges.subarray(0, n) };
+    const used = edges.subarray(0, n);
+    return { index: edgeBoxIndex(this.set.coords, used), edges: used };
   }
 }
 

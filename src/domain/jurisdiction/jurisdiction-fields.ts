@@ -12,12 +12,11 @@ export function jurisdictionFields(
   regions: RegionSet,
   fraud?: Record<string, unknown>,
 ): Record<string, unknown> {
-  const state = {
-    ...(regions.state ?? {}),
-    allowed: v.stateAllowed,
-    inBufferZone: v.inBufferZone,
-    ...(v.distanceToBorder === undefined ? {} : { distanceToBorder: v.distanceToBorder }),
-  };
+  // Set field by field rather than spread from conditional objects: this runs on every track with lists.
+  const state: Record<string, unknown> = regions.state ? { ...regions.state } : {};
+  state.allowed = v.stateAllowed;
+  state.inBufferZone = v.inBufferZone;
+  if (v.distanceToBorder !== undefined) state.distanceToBorder = v.distanceToBorder;
   const out: Record<string, unknown> = { state, inExclusionZone: v.inExclusionZone };
   if (regions.country) out.country = { ...regions.country, allowed: v.countryAllowed };
   if (fraud) {

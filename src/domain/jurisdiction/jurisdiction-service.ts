@@ -17,9 +17,10 @@ import { type JurisdictionPlace, type JurisdictionVerdict, judge } from './juris
  * border distance of the geometry that answered, and the tenant's exclusion geofences. Throws the 451
  * refusal before anything is written; otherwise answers the verdict, or null without lists.
  *
- * A track does it in two halves so that nothing is looked up twice: `check` before the track (the
- * refusal, and the regions the track's Regions step then reuses), `verdictAfterTrack` once the track
- * has found the fences the user is in (the exclusion zones are among them).
+ * A track does it in two halves so that nothing is looked up twice: `check` before the track, on the
+ * settings the track read (the refusal, and the regions the track's Regions step then reuses),
+ * `verdictAfterTrack` once the track has found the fences the user is in (the exclusion zones are
+ * among them).
  */
 export class JurisdictionService {
   constructor(
@@ -36,18 +37,19 @@ export class JurisdictionService {
   }
 
   /**
-   * What the lists say at `[lon, lat]` before any exclusion zone: throws the 451 refusal (`param` names
-   * the request's location parameter); null without lists. `allRegions` looks up the DMA and postal
-   * code too (one lookup instead of two, for a track whose Regions step answers them).
+   * What `lists` (the tenant's, as the SDK settings hold them) say at `[lon, lat]` before any exclusion
+   * zone: throws the 451 refusal (`param` names the request's location parameter); null without lists.
+   * A track reads its tenant's settings once and hands them here and to its answer's meta. `allRegions`
+   * looks up the DMA and postal code too (one lookup instead of two, for a track whose Regions step
+   * answers them).
    */
-  async check(
-    tenant: Tenant,
+  check(
+    lists: JurisdictionSettings | null | undefined,
     [lon, lat]: Position,
     param: string,
     allRegions = false,
-  ): Promise<JurisdictionCheck | null> {
-    const j = await this.settings(tenant);
-    if (!j) return null;
+  ): JurisdictionCheck | null {
+    if (!hasJurisdiction(lists)) return null;
     const pack = this.packs.current();
     const regions = allRegions ? pack?.regionsAt(lon, lat) : pack?.countryStateAt(lon, lat);
     const border = regions?.stateBorder ?? regions?.countryBorder;
@@ -56,14 +58,14 @@ export class JurisdictionService {
       stateCode: regions?.state?.code,
       distanceToBorder: border ? borderDistanceMeters(border, lon, lat) : undefined,
     };
-    const refused = judge(j, place, false).refusedCountry;
+    const refused = judge(lists, place, false).refusedCountry;
     if (refused !== undefined) throw refusal(param, refused, regions?.country?.name);
-    return { settings: j, place, regions: regions ? regionSetOf(regions) : null };
+    return { settings: lists, place, regions: regions ? regionSetOf(regions) : null };
   }
 
   /** Judges `[lon, lat]` (context): `check`, then the exclusion zones from the tenant's fence index. */
   async at(tenant: Tenant, position: Position, param: string): Promise<JurisdictionAnswer | null> {
-    const c = await this.check(tenant, position, param);
+    const c = this.check(await this.settings(tenant), position, param);
     if (!c) return null;
     let inExclusion = false;
     if (c.settings.exclusionTag !== null) {

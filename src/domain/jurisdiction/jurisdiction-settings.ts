@@ -67,7 +67,7 @@ function codes(raw: unknown, path: string, name: string, pattern: RegExp, what: 
 }
 
 /** Whether any list or zone is set: without one, tracks answer no jurisdiction fields. */
-export function hasJurisdiction(j: JurisdictionSettings | undefined): j is JurisdictionSettings {
+export function hasJurisdiction(j: JurisdictionSettings | null | undefined): j is JurisdictionSettings {
   return (
     !!j &&
     (j.blockedCountries.length > 0 ||

@@ -25,7 +25,7 @@ export function sdkRoutes(app: FastifyInstance, { services, keys }: AppDeps): vo
       query: { verified: bool() },
     },
     async ({ query, tenant, req }) => {
-      const meta = await sdkMetaText(services, tenant, platformOf(req));
+      const meta = sdkMetaText(await services.sdkSettings.get(tenant), platformOf(req));
       // iOS reads `nonce` at the top level (RadarConfig), for its device attestation before a verified track.
       const nonce = query.verified ? `,"nonce":${JSON.stringify(services.verified.nonce())}` : '';
       return new JsonText(`{"meta":{"code":200${meta}}${nonce}}`);

@@ -1,5 +1,5 @@
 import type { FraudFlags } from '../../domain/fraud/fraud-tracker.js';
-import { sdkMeta } from '../../domain/sdk/sdk-settings.js';
+import { type SdkSettings, sdkMeta } from '../../domain/sdk/sdk-settings.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { TrackRequest, TrackResult } from '../../domain/tracking/track-request.js';
 import type { Services } from '../../services.js';
@@ -47,10 +47,14 @@ export interface TrackExtras {
   tail: string;
 }
 
-/** The SDK parts of one track's response: remote settings in meta, nearby fences, a verified token. */
+/**
+ * The SDK parts of one track's response: remote settings in meta (from `settings`, the tenant's SDK
+ * settings the track read once), nearby fences, a verified token.
+ */
 export async function trackExtras(
   services: Services,
   tenant: Tenant,
+  settings: SdkSettings | null,
   req: TrackRequest,
   body: SdkTrackBody,
   result: TrackResult,
@@ -108,16 +112,15 @@ export async function trackExtras(
       _id: v._id,
     }).slice(1, -1)}`;
   }
-  return { meta: await sdkMetaText(services, tenant, req.deviceType), tail };
+  return { meta: sdkMetaText(settings, req.deviceType), tail };
 }
 
-/** `,"trackingOptions":…` and the others that are set, for a `meta` object; empty when none is. */
-export async function sdkMetaText(
-  services: Services,
-  tenant: Tenant,
-  platform: TrackRequest['deviceType'],
-): Promise<string> {
-  const meta = sdkMeta(await services.sdkSettings.get(tenant), platform);
+/**
+ * `,"trackingOptions":…` and the others of the tenant's `settings` that are set, for a `meta` object;
+ * empty when none is.
+ */
+export function sdkMetaText(settings: SdkSettings | null, platform: TrackRequest['deviceType']): string {
+  const meta = sdkMeta(settings, platform);
   const text = JSON.stringify(meta);
   return text === '{}' ? '' : `,${text.slice(1, -1)}`;
 }

@@ -4,6 +4,7 @@ import { DomainError, invalidParam } from '../../domain/errors.js';
 import { jurisdictionFields } from '../../domain/jurisdiction/jurisdiction-fields.js';
 import { type JurisdictionCheck, verdictAfterTrack } from '../../domain/jurisdiction/jurisdiction-service.js';
 import type { Region, RegionSet } from '../../domain/regions/region.js';
+import type { SdkSettings } from '../../domain/sdk/sdk-settings.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { TrackRequest, TrackResult } from '../../domain/tracking/track-request.js';
 import type { DeviceType } from '../../domain/users/user.js';
@@ -71,6 +72,12 @@ const replays = () =>
     return list;
   });
 
+/** A track's SDK settings, read once, and its jurisdiction check on them (null without lists). */
+interface Judged {
+  settings: SdkSettings | null;
+  checked: JurisdictionCheck | null;
+}
+
 /** What a track took from its device's windows, given back if the track is refused after all. */
 interface DeviceCharge {
   key: string;
@@ -127,14 +134,14 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
     body: TrackBody & Parsed<typeof sdkTrackBody> & { deviceId: string },
     req: FastifyRequest,
     tenant: Tenant,
-    checked: JurisdictionCheck | null,
+    { settings, checked }: Judged,
   ) => {
     const request = toTrackRequest(body, req, tenant, clock.now());
     // The Regions step answers from the regions the check already found (when it found all of them).
     if (checked?.regions && request.project.features.regions) request.regions = checked.regions;
     const result = await services.tracking.track(request);
     if (checked) withJurisdiction(result, checked);
-    return present(result, await trackExtras(services, tenant, request, body, result, clock.now()));
+    return present(result, await trackExtras(services, tenant, settings, request, body, result, clock.now()));
   };
   /** The answer's jurisdiction fields, over the Regions step's country and state (or found for them). */
   const withJurisdiction = (result: TrackResult, checked: JurisdictionCheck) => {
@@ -145,20 +152,30 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
         ? { country: f.country as Region | undefined, state: f.state as Region | undefined }
         : verdict.regions;
     const fraud = (f.fraud as Record<string, unknown> | undefined) ?? {};
-    result.userFields = { ...f, ...jurisdictionFields(verdict, regions, fraud) };
+    // The track's own fields object (run-participants.ts builds one per track): added to, not copied.
+    Object.assign(f, jurisdictionFields(verdict, regions, fraud));
   };
   /**
    * The jurisdiction check, before the device limits and the track's transaction: a refused (451)
    * track takes nothing from the device's windows, writes nothing and fires no event. With the Regions
    * feature on it looks up every region at once, for the Regions step to reuse.
    */
-  const judge = (req: FastifyRequest, tenant: Tenant, body: { latitude: number; longitude: number }) =>
+  const judge = (
+    req: FastifyRequest,
+    settings: SdkSettings | null,
+    body: { latitude: number; longitude: number },
+  ): JurisdictionCheck | null =>
     services.jurisdiction.check(
-      tenant,
+      settings?.jurisdiction,
       [body.longitude, body.latitude],
       'latitude',
       req.auth!.project.features.regions,
     );
+  /** The tenant's SDK settings, read once a track (its lists here, its answer's meta after) and judged on. */
+  const judged = async (req: FastifyRequest, tenant: Tenant, body: TrackBody): Promise<Judged> => {
+    const settings = await services.sdkSettings.get(tenant);
+    return { settings, checked: judge(req, settings, body) };
+  };
 
   defineRoute(
     app,
@@ -173,10 +190,10 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
       onSend: refundRefused,
     },
     async ({ body, tenant, req, reply }) => {
-      const checked = await judge(req, tenant, body);
+      const judgement = await judged(req, tenant, body);
       const device = await withDevice(body, tenant);
       await limitDevice(req, reply, tenant, device.deviceId);
-      return track(device, req, tenant, checked);
+      return track(device, req, tenant, judgement);
     },
   );
 
@@ -192,10 +209,10 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
       perKeyLimit: false,
     },
     async ({ body, tenant, req, reply }) => {
-      const checked = await judge(req, tenant, body);
+      const judgement = await judged(req, tenant, body);
       const device = await withDevice(body, tenant);
       await limitDevice(req, reply, tenant, device.deviceId);
-      return track({ ...device, verified: true }, req, tenant, checked);
+      return track({ ...device, verified: true }, req, tenant, judgement);
     },
   );
 
@@ -216,13 +233,14 @@ export function trackRoutes(app: FastifyInstance, { services, clock, rateLimiter
         body.replays.map((raw, i) => withDevice(parseReplay(raw, i), tenant, `replays[${i}].deviceId`)),
       );
       // Every replayed fix is judged first: one in a refused country refuses the whole request.
-      for (const item of items) await judge(req, tenant, item);
+      const settings = await services.sdkSettings.get(tenant);
+      for (const item of items) judge(req, settings, item);
       // One request, one count against the device limits, however many updates it carries.
       await limitDevice(req, reply, tenant, items[0]!.deviceId);
       const reqs = items.map((b, i) =>
         toTrackRequest(b, req, tenant, clock.now(), body.replays[i] as Record<string, unknown>),
       );
-      const meta = await sdkMetaText(services, tenant, reqs[reqs.length - 1]!.deviceType);
+      const meta = sdkMetaText(settings, reqs[reqs.length - 1]!.deviceType);
       return present(await services.tracking.replay(reqs), { meta, tail: '' });
     },
   );
