@@ -14,7 +14,7 @@ describe('jsonTooLarge', () => {
 
   it('refuses more arrays and objects than a polygon or replay holds, and too many values', () => {
     const zeros = `[${Array.from({ length: 30_000 }, () => '[0,0]').join(',')}]`;
-    assert.match(of(zeros) ?? '', /^body must hold at most 25000 arrays and objects \(it holds 30001\)/);
+    assert.match(of(zeros) ?? '', /^body must hold at most 25000 arrays and objects\.$/);
     assert.match(of(`[${'0,'.repeat(300_000)}0]`) ?? '', /^body must hold at most 250000 values/);
   });
 
