@@ -25,8 +25,6 @@ export interface ModeNetwork {
   chainBwdSec: Float64Array;
   /** The junction each graph node stands for. */
   nodeJunction: Uint32Array;
-  /** Each junction's OSM node id, while the import runs (not kept in the pack). */
-  junctionOsm?: Float64Array;
   edgeFrom: Uint32Array;
   edgeTo: Uint32Array;
   edgeSec: Float64Array;
@@ -244,7 +242,6 @@ export function buildModeNetwork(osm: OsmFile, mode: GraphMode): ModeNetwork {
     chainFwdSec: fwd.done(),
     chainBwdSec: bwd.done(),
     nodeJunction: Uint32Array.from(nodeJunction),
-    junctionOsm: junctionOsm.done(),
     edgeFrom: Uint32Array.from(eFrom.done()),
     edgeTo: Uint32Array.from(eTo.done()),
     edgeSec: eSec.done(),

@@ -76,10 +76,9 @@ export interface ContractedHierarchy extends Hierarchy {
  * the next one (lazy updates). Refreshing every neighbour's priority after each contraction, and adding
  * the node's level, were measured too: on the walking graph of the 2 MB synthetic grid they cost three
  * times the time (97 against 28 CPU seconds) for 6 % fewer shortcuts. A shortcut u→w via v is added unless a witness search of 500 settled nodes
- * finds a path as short around v. Contraction stops early at a dense core (see CORE_DEGREE). With
- * `order` (a key per node, ascending), nodes are contracted in that order instead of being ranked.
+ * finds a path as short around v. Contraction stops early at a dense core (see CORE_DEGREE).
  */
-export function contract(g: EdgeGraph, order?: ArrayLike<number>): ContractedHierarchy {
+export function contract(g: EdgeGraph): ContractedHierarchy {
   const n = g.nodeCount;
   // Live adjacency: per node, edge ids into a shared pool of (endpoints, weight, meters, via).
   const eFrom: number[] = [];
@@ -157,7 +156,7 @@ export function contract(g: EdgeGraph, order?: ArrayLike<number>): ContractedHie
   const queue = new MinHeap();
   const queued = new Float64Array(n);
   for (let v = 0; v < n; v++) {
-    queued[v] = order ? order[v]! : priority(v);
+    queued[v] = priority(v);
     queue.push(queued[v]!, v);
   }
 
@@ -174,7 +173,7 @@ export function contract(g: EdgeGraph, order?: ArrayLike<number>): ContractedHie
     queue.pop();
     if (contracted[v] || key !== queued[v]) continue;
     // Lazy update: re-queue when the priority grew past the next candidate.
-    const p = order ? key : priority(v);
+    const p = priority(v);
     if (p !== key && queue.size > 0 && p > queue.peekKey()) {
       queued[v] = p;
       queue.push(p, v);

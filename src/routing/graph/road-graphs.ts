@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Flatbush from 'flatbush';
 import type { OsmFile } from '../../geodata/osm/osm-file.js';
 import type { OsmBuildResult } from '../../geodata/osm/osm-layer-builder.js';
-import { type NumberColumn, readTable, writeTable } from '../../geodata/table-file.js';
+import { type NumberColumn, readTableSync, writeTable } from '../../geodata/table-file.js';
 import { buildModeNetwork, type ModeNetwork } from './build-mode-graph.js';
 import { contract, type Hierarchy } from './contract.js';
 import { ModeGraph } from './mode-graph.js';
@@ -67,19 +67,18 @@ export async function buildRoadGraphs(
 ): Promise<OsmBuildResult> {
   const counts: Record<string, number> = {};
   const notes: string[] = [];
-  let carRank: Float64Array | null = null;
   for (const mode of ROUTING_MODES) {
     progress(`road graph (${mode}): network`);
     const net = buildModeNetwork(osm, mode);
     const nodes = net.nodeJunction.length;
     progress(`road graph (${mode}): contracting ${nodes.toLocaleString('en-US')} junctions`);
-    const ch = contract(
-      { nodeCount: nodes, from: net.edgeFrom, to: net.edgeTo, weight: net.edgeSec, meters: net.edgeMeters },
-      // Trucks drive the car's roads less a few, at other speeds: the car's order ranks their junctions
-      // as well, and contracting in a given order skips ranking (half the time on the synthetic grid).
-      mode === 'truck' && carRank ? orderAt(net, osm, carRank) : undefined,
-    );
-    if (mode === 'car') carRank = rankAt(net, osm, ch.rank);
+    const ch = contract({
+      nodeCount: nodes,
+      from: net.edgeFrom,
+      to: net.edgeTo,
+      weight: net.edgeSec,
+      meters: net.edgeMeters,
+    });
     const index = segmentIndex(net);
     const numbers: Record<string, NumberColumn> = {};
     for (const name of NETWORK_COLUMNS) numbers[name] = net[name];
@@ -101,23 +100,6 @@ export async function buildRoadGraphs(
   }
   if (counts.carEdges === 0) notes.push('no drivable roads: routes here fall back to estimates');
   return { counts, notes };
-}
-
-/** The rank of each graph node, by the OSM node of its junction (-1 where no node of the graph is). */
-function rankAt(net: ModeNetwork, osm: OsmFile, rank: Uint32Array): Float64Array {
-  const byNode = new Float64Array(osm.nodeCount).fill(-1);
-  for (let v = 0; v < rank.length; v++) {
-    const i = osm.nodeIndex(net.junctionOsm![net.nodeJunction[v]!]!);
-    byNode[i] = Math.max(byNode[i]!, rank[v]!);
-  }
-  return byNode;
-}
-
-/** A contraction order for `net` from another graph's ranks by OSM node: junctions it lacks come first. */
-function orderAt(net: ModeNetwork, osm: OsmFile, byNode: Float64Array): Float64Array {
-  const order = new Float64Array(net.nodeJunction.length);
-  for (let v = 0; v < order.length; v++) order[v] = byNode[osm.nodeIndex(net.junctionOsm![net.nodeJunction[v]!]!)]!;
-  return order;
 }
 
 /** A flatbush over every segment, keyed by its first point's coordinate index. */
@@ -143,27 +125,42 @@ function segmentIndex(net: ModeNetwork): Flatbush {
   return index;
 }
 
-/** Opens what {@link buildRoadGraphs} wrote; null when the folder has none. */
+/**
+ * Opens what {@link buildRoadGraphs} wrote; null when the folder has none. A mode's graph is read on its
+ * first route, not here: the server starts without reading a region's four graphs (tens of MB each for
+ * a metro area, and laying out its hierarchy for queries costs CPU), and modes nobody asks for stay on disk.
+ */
 export async function openRoadGraphs(dir: string): Promise<RoadGraphs | null> {
+  const modes = ROUTING_MODES.filter((mode) => existsSync(fileOf(dir, mode)));
+  if (modes.length === 0) return null;
   const graphs = new Map<GraphMode, ModeGraph>();
-  for (const mode of ROUTING_MODES) {
-    const path = fileOf(dir, mode);
-    if (!existsSync(path)) continue;
-    const table = await readTable<GraphMeta>(path);
-    const col = (name: string) => {
-      const c = table.numbers[name];
-      if (!c) throw new Error(`${path} lacks column ${name}: import the region again`);
-      return SIGNED.has(name) ? new Int32Array(c.buffer, c.byteOffset, c.length) : c;
-    };
-    const net = Object.fromEntries(NETWORK_COLUMNS.map((n) => [n, col(n)])) as unknown as ModeNetwork;
-    net.restrictions = table.meta.restrictions;
-    // Optional: packs imported before motorbikes were timed lack it (their motorbikes time as cars).
-    const motorbike = table.numbers.chainMotorbikeSec;
-    if (motorbike instanceof Float64Array) net.chainMotorbikeSec = motorbike;
-    const ch = Object.fromEntries(HIERARCHY_COLUMNS.map((n) => [n, col(n)])) as unknown as Hierarchy;
-    const seg = col('segments') as Uint8Array;
-    graphs.set(mode, new ModeGraph(net, ch, Flatbush.from(seg.buffer as ArrayBuffer, seg.byteOffset)));
-  }
-  if (graphs.size === 0) return null;
-  return { modes: [...graphs.keys()], graph: (mode) => graphs.get(mode) ?? null };
+  return {
+    modes,
+    graph: (mode) => {
+      if (!modes.includes(mode)) return null;
+      let graph = graphs.get(mode);
+      if (!graph) {
+        graph = openModeGraph(fileOf(dir, mode));
+        graphs.set(mode, graph);
+      }
+      return graph;
+    },
+  };
+}
+
+function openModeGraph(path: string): ModeGraph {
+  const table = readTableSync<GraphMeta>(path);
+  const col = (name: string) => {
+    const c = table.numbers[name];
+    if (!c) throw new Error(`${path} lacks column ${name}: import the region again`);
+    return SIGNED.has(name) ? new Int32Array(c.buffer, c.byteOffset, c.length) : c;
+  };
+  const net = Object.fromEntries(NETWORK_COLUMNS.map((n) => [n, col(n)])) as unknown as ModeNetwork;
+  net.restrictions = table.meta.restrictions;
+  // Optional: packs imported before motorbikes were timed lack it (their motorbikes time as cars).
+  const motorbike = table.numbers.chainMotorbikeSec;
+  if (motorbike instanceof Float64Array) net.chainMotorbikeSec = motorbike;
+  const ch = Object.fromEntries(HIERARCHY_COLUMNS.map((n) => [n, col(n)])) as unknown as Hierarchy;
+  const seg = col('segments') as Uint8Array;
+  return new ModeGraph(net, ch, Flatbush.from(seg.buffer as ArrayBuffer, seg.byteOffset));
 }
