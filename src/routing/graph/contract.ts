@@ -57,9 +57,10 @@ const CONTRACTING_SETTLED = 500;
 /**
  * Contraction stops, leaving an uncontracted core, once the remaining graph is this dense (average
  * out-degree) and this small (live edges). On uniform-speed grids (walking in a gridded city) the last
- * nodes of a full hierarchy gain hundreds of neighbours each and cost most of the time: at 158,000
- * junctions, the last 5 % took two thirds of it. A core of at most this many edges keeps a query's plain
- * Dijkstra through it to a few milliseconds. Graphs with a road hierarchy (car, truck) never get this dense.
+ * nodes of a full hierarchy gain hundreds of neighbours each and cost most of the time: at 32,000
+ * junctions, the last 6 % took more than half of it. The edge bound caps what a query's plain Dijkstra
+ * through the core costs; graphs whose roads differ in speed (car, bike) reach the density only near
+ * the top. docs/import-scale.md has the measured trade-off.
  */
 const CORE_DEGREE = 8;
 const CORE_EDGES = 200_000;
@@ -73,10 +74,10 @@ export interface ContractedHierarchy extends Hierarchy {
  * Builds a contraction hierarchy. Nodes are contracted in order of priority: twice the shortcuts added
  * minus the edges removed, plus contracted neighbours, from a witness search of 50 settled nodes; a
  * node's priority is computed again when it comes up, and it goes back in the queue when it grew past
- * the next one (lazy updates). Refreshing every neighbour's priority after each contraction, and adding
- * the node's level, were measured too: on the walking graph of the 2 MB synthetic grid they cost three
- * times the time (97 against 28 CPU seconds) for 6 % fewer shortcuts. A shortcut u→w via v is added unless a witness search of 500 settled nodes
- * finds a path as short around v. Contraction stops early at a dense core (see CORE_DEGREE).
+ * the next one (lazy updates). Refreshing every neighbour's priority after each contraction cost the
+ * car graph of the synthetic grid 1.5 times the time (for 22 % fewer shortcuts at 2 MB), and the walking
+ * graph far more. A shortcut u→w via v is added unless a witness search of 500 settled nodes finds a
+ * path as short around v. Contraction stops early at a dense core (see CORE_DEGREE).
  */
 export function contract(g: EdgeGraph): ContractedHierarchy {
   const n = g.nodeCount;
