@@ -62,7 +62,7 @@ const CONTRACTING_SETTLED = 500;
  * through the core costs; graphs whose roads differ in speed (car, bike) reach the density only near
  * the top. docs/import-scale.md has the measured trade-off.
  */
-const CORE_DEGREE = 8;
+const CORE_DEGREE = 16;
 const CORE_EDGES = 200_000;
 
 /** A hierarchy as {@link contract} built it, with the number of nodes left in its core. */

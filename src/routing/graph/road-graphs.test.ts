@@ -107,7 +107,7 @@ describe('road graphs', () => {
   it('walks a grid of equal streets through the uncontracted core, exactly as plain Dijkstra does', async () => {
     // Footways only, all at one walking speed: nothing ranks one street above another, so contraction
     // leaves a dense core that queries search with a plain bidirectional Dijkstra.
-    const side = 24;
+    const side = 40;
     const node = (r: number, c: number) => 1 + r * side + c;
     const ids: number[] = [];
     const lons: number[] = [];
