@@ -48,8 +48,10 @@ async function built(osm: OsmFile) {
   const dir = await mkdtemp(join(tmpdir(), 'roads-'));
   const result = await buildRoadGraphs(osm, dir, () => {});
   const graphs = await openRoadGraphs(dir);
-  await rm(dir, { recursive: true, force: true });
   assert.ok(graphs);
+  // A mode's graph is read on first use: read them all before the folder goes.
+  for (const mode of graphs.modes) graphs.graph(mode);
+  await rm(dir, { recursive: true, force: true });
   return { graphs, result };
 }
 
@@ -99,6 +101,52 @@ describe('road graphs', () => {
       const sa = g.snap(a, 50)!;
       const sb = g.snap(b, 50)!;
       assert.ok(Math.abs(g.route(sa, sb)!.meters - g.shortestMeters(sa, sb)) < 0.01);
+    }
+  });
+
+  it('walks a grid of equal streets through the uncontracted core, exactly as plain Dijkstra does', async () => {
+    // Footways only, all at one walking speed: nothing ranks one street above another, so contraction
+    // leaves a dense core that queries search with a plain bidirectional Dijkstra.
+    const side = 40;
+    const node = (r: number, c: number) => 1 + r * side + c;
+    const ids: number[] = [];
+    const lons: number[] = [];
+    const lats: number[] = [];
+    for (let r = 0; r < side; r++) {
+      for (let c = 0; c < side; c++) {
+        ids.push(node(r, c));
+        lons.push(c * STEP);
+        lats.push(r * STEP);
+      }
+    }
+    const ways: OsmWay[] = [];
+    for (let i = 0; i < side; i++) {
+      const tags = { highway: 'footway' };
+      ways.push({ id: 1000 + i, refs: Array.from({ length: side }, (_, c) => node(i, c)), tags });
+      ways.push({ id: 2000 + i, refs: Array.from({ length: side }, (_, r) => node(r, i)), tags });
+    }
+    const osm = new OsmFile(
+      'walk.osm.pbf',
+      Float64Array.from(ids),
+      Float64Array.from(lons),
+      Float64Array.from(lats),
+      [],
+      ways,
+      [],
+    );
+    const { graphs, result } = await built(osm);
+    assert.ok((result.counts.footCoreJunctions ?? 0) > 0, 'the foot graph keeps a core');
+    const g = graphs.graph('foot')!;
+    const points: Position[] = [];
+    for (let k = 0; k < 12; k++) points.push([((k * 7) % side) * STEP + 0.0003, ((k * 11) % side) * STEP]);
+    const snaps = points.map((p) => g.snap(p, 50)!);
+    const matrix = g.matrix(snaps, snaps);
+    for (const [i, a] of snaps.entries()) {
+      for (const [j, b] of snaps.entries()) {
+        const route = g.route(a, b)!;
+        assert.ok(Math.abs(route.meters - g.shortestMeters(a, b)) < 0.01, `${i}→${j}`);
+        assert.ok(Math.abs(matrix[i]![j]!.seconds - route.seconds) < 1e-9, `matrix ${i}→${j}`);
+      }
     }
   });
 
