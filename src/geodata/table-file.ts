@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { StringColumn } from './string-column.js';
 
@@ -64,15 +63,7 @@ export async function writeTable(path: string, table: TableToWrite): Promise<voi
 
 /** Reads a table written by {@link writeTable}; throws when the file is not one. */
 export async function readTable<M>(path: string): Promise<Table<M>> {
-  return tableOf<M>(path, await readFile(path));
-}
-
-/** {@link readTable} for a part of the pack opened on first use, in the middle of a request. */
-export function readTableSync<M>(path: string): Table<M> {
-  return tableOf<M>(path, readFileSync(path) as Buffer<ArrayBuffer>);
-}
-
-function tableOf<M>(path: string, file: Buffer<ArrayBuffer>): Table<M> {
+  const file = await readFile(path);
   const bytes = file.byteOffset % 8 === 0 ? file : Buffer.from(new Uint8Array(file).buffer);
   if (bytes.length < 8 || bytes.readUInt32LE(0) !== MAGIC) throw new Error(`${path} is not a Whereabouts table file`);
   const headerBytes = bytes.readUInt32LE(4);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Flatbush from 'flatbush';
 import type { OsmFile } from '../../geodata/osm/osm-file.js';
 import type { OsmBuildResult } from '../../geodata/osm/osm-layer-builder.js';
-import { type NumberColumn, readTableSync, writeTable } from '../../geodata/table-file.js';
+import { type NumberColumn, readTable, writeTable } from '../../geodata/table-file.js';
 import { buildModeNetwork, type ModeNetwork } from './build-mode-graph.js';
 import { contract, type Hierarchy } from './contract.js';
 import { ModeGraph } from './mode-graph.js';
@@ -125,42 +125,27 @@ function segmentIndex(net: ModeNetwork): Flatbush {
   return index;
 }
 
-/**
- * Opens what {@link buildRoadGraphs} wrote; null when the folder has none. A mode's graph is read on its
- * first route, not here: the server starts without reading a region's four graphs (tens of MB each for
- * a metro area, and laying out its hierarchy for queries costs CPU), and modes nobody asks for stay on disk.
- */
+/** Opens what {@link buildRoadGraphs} wrote; null when the folder has none. */
 export async function openRoadGraphs(dir: string): Promise<RoadGraphs | null> {
-  const modes = ROUTING_MODES.filter((mode) => existsSync(fileOf(dir, mode)));
-  if (modes.length === 0) return null;
   const graphs = new Map<GraphMode, ModeGraph>();
-  return {
-    modes,
-    graph: (mode) => {
-      if (!modes.includes(mode)) return null;
-      let graph = graphs.get(mode);
-      if (!graph) {
-        graph = openModeGraph(fileOf(dir, mode));
-        graphs.set(mode, graph);
-      }
-      return graph;
-    },
-  };
-}
-
-function openModeGraph(path: string): ModeGraph {
-  const table = readTableSync<GraphMeta>(path);
-  const col = (name: string) => {
-    const c = table.numbers[name];
-    if (!c) throw new Error(`${path} lacks column ${name}: import the region again`);
-    return SIGNED.has(name) ? new Int32Array(c.buffer, c.byteOffset, c.length) : c;
-  };
-  const net = Object.fromEntries(NETWORK_COLUMNS.map((n) => [n, col(n)])) as unknown as ModeNetwork;
-  net.restrictions = table.meta.restrictions;
-  // Optional: packs imported before motorbikes were timed lack it (their motorbikes time as cars).
-  const motorbike = table.numbers.chainMotorbikeSec;
-  if (motorbike instanceof Float64Array) net.chainMotorbikeSec = motorbike;
-  const ch = Object.fromEntries(HIERARCHY_COLUMNS.map((n) => [n, col(n)])) as unknown as Hierarchy;
-  const seg = col('segments') as Uint8Array;
-  return new ModeGraph(net, ch, Flatbush.from(seg.buffer as ArrayBuffer, seg.byteOffset));
+  for (const mode of ROUTING_MODES) {
+    const path = fileOf(dir, mode);
+    if (!existsSync(path)) continue;
+    const table = await readTable<GraphMeta>(path);
+    const col = (name: string) => {
+      const c = table.numbers[name];
+      if (!c) throw new Error(`${path} lacks column ${name}: import the region again`);
+      return SIGNED.has(name) ? new Int32Array(c.buffer, c.byteOffset, c.length) : c;
+    };
+    const net = Object.fromEntries(NETWORK_COLUMNS.map((n) => [n, col(n)])) as unknown as ModeNetwork;
+    net.restrictions = table.meta.restrictions;
+    // Optional: packs imported before motorbikes were timed lack it (their motorbikes time as cars).
+    const motorbike = table.numbers.chainMotorbikeSec;
+    if (motorbike instanceof Float64Array) net.chainMotorbikeSec = motorbike;
+    const ch = Object.fromEntries(HIERARCHY_COLUMNS.map((n) => [n, col(n)])) as unknown as Hierarchy;
+    const seg = col('segments') as Uint8Array;
+    graphs.set(mode, new ModeGraph(net, ch, Flatbush.from(seg.buffer as ArrayBuffer, seg.byteOffset)));
+  }
+  if (graphs.size === 0) return null;
+  return { modes: [...graphs.keys()], graph: (mode) => graphs.get(mode) ?? null };
 }
