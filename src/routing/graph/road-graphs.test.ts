@@ -17,21 +17,28 @@ const STEP = 0.001;
 const id = (row: number, col: number) => 1 + row * N + col;
 const at = (row: number, col: number): Position => [col * STEP, row * STEP];
 
-function gridFile(extraWays: OsmWay[] = [], relations: OsmRelation[] = [], tags: (row: boolean, i: number) => OsmTags) {
+/** A `side` × `side` grid of streets STEP apart, each row and column one way tagged by `tags`. */
+function gridFile(
+  extraWays: OsmWay[] = [],
+  relations: OsmRelation[] = [],
+  tags: (row: boolean, i: number) => OsmTags,
+  side = N,
+) {
+  const node = (row: number, col: number) => 1 + row * side + col;
   const ids: number[] = [];
   const lons: number[] = [];
   const lats: number[] = [];
-  for (let r = 0; r < N; r++) {
-    for (let c = 0; c < N; c++) {
-      ids.push(id(r, c));
+  for (let r = 0; r < side; r++) {
+    for (let c = 0; c < side; c++) {
+      ids.push(node(r, c));
       lons.push(c * STEP);
       lats.push(r * STEP);
     }
   }
   const ways: OsmWay[] = [];
-  for (let i = 0; i < N; i++) {
-    ways.push({ id: 100 + i, refs: Array.from({ length: N }, (_, c) => id(i, c)), tags: tags(true, i) });
-    ways.push({ id: 200 + i, refs: Array.from({ length: N }, (_, r) => id(r, i)), tags: tags(false, i) });
+  for (let i = 0; i < side; i++) {
+    ways.push({ id: 100 + i, refs: Array.from({ length: side }, (_, c) => node(i, c)), tags: tags(true, i) });
+    ways.push({ id: 200 + i, refs: Array.from({ length: side }, (_, r) => node(r, i)), tags: tags(false, i) });
   }
   return new OsmFile(
     'grid.osm.pbf',
@@ -106,32 +113,7 @@ describe('road graphs', () => {
     // Footways only, all at one walking speed: nothing ranks one street above another, so contraction
     // leaves a dense core that queries search with a plain bidirectional Dijkstra.
     const side = 40;
-    const node = (r: number, c: number) => 1 + r * side + c;
-    const ids: number[] = [];
-    const lons: number[] = [];
-    const lats: number[] = [];
-    for (let r = 0; r < side; r++) {
-      for (let c = 0; c < side; c++) {
-        ids.push(node(r, c));
-        lons.push(c * STEP);
-        lats.push(r * STEP);
-      }
-    }
-    const ways: OsmWay[] = [];
-    for (let i = 0; i < side; i++) {
-      const tags = { highway: 'footway' };
-      ways.push({ id: 1000 + i, refs: Array.from({ length: side }, (_, c) => node(i, c)), tags });
-      ways.push({ id: 2000 + i, refs: Array.from({ length: side }, (_, r) => node(r, i)), tags });
-    }
-    const osm = new OsmFile(
-      'walk.osm.pbf',
-      Float64Array.from(ids),
-      Float64Array.from(lons),
-      Float64Array.from(lats),
-      [],
-      ways,
-      [],
-    );
+    const osm = gridFile([], [], () => ({ highway: 'footway' }), side);
     const { graphs, result } = await built(osm);
     assert.ok((result.counts.footCoreJunctions ?? 0) > 0, 'the foot graph keeps a core');
     const g = graphs.graph('foot')!;
