@@ -52,7 +52,15 @@ describe('destinations: every broker down for 30 s and back loses nothing', {
   const deliveries = () => s.deps.store.deliveries.list({ projectId: s.projectId, live: false }, { limit: 1000 });
 
   before(async () => {
-    [s] = await Promise.all([startServer({ clock, env: { SEND_WEBHOOKS: 'off' } }), all((b) => b.start())]);
+    // Settled, not Promise.all: when a broker fails to start, the server that did start is still
+    // assigned, so `after` closes it and the test process can end.
+    const started = await Promise.allSettled([
+      startServer({ clock, env: { SEND_WEBHOOKS: 'off' } }).then((server) => {
+        s = server;
+      }),
+      all((b) => b.start()),
+    ]);
+    for (const r of started) if (r.status === 'rejected') throw r.reason;
     const [redis, nats, mqtt, amqp] = await Promise.all([
       redisStream(root, brokers.redis.port),
       natsStream(root, brokers.nats.port, StorageType.File),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
 import amqp from 'amqplib';
 import { Redis } from 'ioredis';
 import { connectAsync, type MqttClient } from 'mqtt';
@@ -140,13 +140,24 @@ export async function amqpExchange(exchange: string, { port = 5672, durable = fa
   };
 }
 
-/** A free loopback port (one just released). */
+/**
+ * A free loopback port for a process that binds it seconds later (a broker booting). It is drawn from
+ * below Linux's ephemeral range (32768 and up), which the kernel hands to every `listen(0)` and every
+ * outgoing connection of the other test files: a port from there could be taken again before the
+ * broker binds it.
+ */
 export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = net.createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!free) continue;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    return port;
+  }
 }
 
 /** Polls `ids` until every id of `want` is in it, or `ms` pass; returns the last answer. */

@@ -104,17 +104,30 @@ export async function privateRabbit(): Promise<PrivateBroker | null> {
   let env: NodeJS.ProcessEnv | null = null;
   let running = false;
   const ctl = (...args: string[]) => run(`${RABBITMQ_BIN}rabbitmqctl`, ['-n', node, ...args], { env: env! });
+  const kill = () => {
+    // By the pid it wrote once booted, and by its (random) name while it boots: its files are thrown
+    // away, so nothing needs a graceful stop.
+    try {
+      process.kill(Number(fs.readFileSync(env!.RABBITMQ_PID_FILE!, 'utf8').trim()), 'SIGKILL');
+    } catch {
+      // No pid file yet, or no such process.
+    }
+    spawnSync('pkill', ['-KILL', '-f', node.split('@')[0]!]);
+  };
   return {
     port,
     async start() {
       if (running) return;
+      running = true;
       if (env) await ctl('start_app');
       else {
         env = rabbitEnv(node, port, distPort);
         await run(`${RABBITMQ_BIN}rabbitmq-server`, ['-detached'], { env });
       }
-      running = true;
-      await untilAnswers(port, `RabbitMQ node ${node}`);
+      // A first boot takes about 5 s on an idle 2-core machine; the rest is room for a loaded one.
+      await untilAnswers(port, `RabbitMQ node ${node}`, 120_000).catch((err: Error) => {
+        throw new Error(`${err.message}; its log ends:\n${logTail(env!.RABBITMQ_LOG_BASE!)}`);
+      });
     },
     async stop() {
       if (!running) return;
@@ -124,15 +137,19 @@ export async function privateRabbit(): Promise<PrivateBroker | null> {
     async close() {
       running = false;
       if (!env) return;
-      // Killed by the pid it wrote: its files are thrown away, so nothing needs a graceful stop.
-      try {
-        process.kill(Number(fs.readFileSync(env.RABBITMQ_PID_FILE!, 'utf8').trim()), 'SIGKILL');
-      } catch {
-        // No pid file, or no such process: the node is gone already.
-      }
+      kill();
       fs.rmSync(env.HOME!, { recursive: true, force: true });
     },
   };
+}
+
+/** The last lines of each log in a directory: what a broker that did not come up said about it. */
+function logTail(dir: string, lines = 15): string {
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  if (files.length === 0) return `(nothing in ${dir})`;
+  return files
+    .map((f) => `${f}:\n${fs.readFileSync(path.join(dir, f), 'utf8').trimEnd().split('\n').slice(-lines).join('\n')}`)
+    .join('\n');
 }
 
 /** A RabbitMQ node's environment: everything in a directory of its own (HOME holds its Erlang cookie). */
