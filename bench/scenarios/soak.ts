@@ -34,6 +34,9 @@ interface SoakRequest {
 interface Window {
   endSeconds: number;
   rssMb: number;
+  /** V8's heap (as committed, which RSS holds) and the memory outside it that V8 tracks (buffers), from `/metrics` when METRICS=on. */
+  heapMb: number;
+  externalMb: number;
   p50Ms: number;
   p99Ms: number;
   requests: number;
@@ -157,6 +160,8 @@ async function run(ctx: BenchContext): Promise<BenchResult[]> {
         const w: Window = {
           endSeconds: Math.round(windowEnd),
           rssMb: Number.NaN,
+          heapMb: Number.NaN,
+          externalMb: Number.NaN,
           p50Ms: percentile(latencies, 0.5),
           p99Ms: percentile(latencies, 0.99),
           requests: latencies.length,
@@ -165,10 +170,12 @@ async function run(ctx: BenchContext): Promise<BenchResult[]> {
         windows.push(w);
         latencies = [];
         windowEnd += windowSeconds;
-        const rss = pid ? await residentBytes(pid) : null;
+        const [rss, heap] = await Promise.all([pid ? residentBytes(pid) : null, heapOf(ctx.url)]);
         if (rss !== null) w.rssMb = rss / 2 ** 20;
+        if (heap) Object.assign(w, heap);
+        const split = heap ? ` (V8 heap ${w.heapMb.toFixed(1)}, external ${w.externalMb.toFixed(1)})` : '';
         process.stderr.write(
-          `soak: ${w.endSeconds} s RSS ${w.rssMb.toFixed(1)} MB p50 ${w.p50Ms.toFixed(2)} ms p99 ${w.p99Ms.toFixed(2)} ms ${w.requests} requests ${errors} errors ${late} late\n`,
+          `soak: ${w.endSeconds} s RSS ${w.rssMb.toFixed(1)} MB${split} p50 ${w.p50Ms.toFixed(2)} ms p99 ${w.p99Ms.toFixed(2)} ms ${w.requests} requests ${errors} errors ${late} late\n`,
         );
       }
       if (elapsed >= seconds && inFlight === 0) {
@@ -194,6 +201,19 @@ async function run(ctx: BenchContext): Promise<BenchResult[]> {
       errors: errors + late,
     },
   ];
+}
+
+/**
+ * The server's V8 heap (committed) and external memory, in MB, from its Prometheus metrics (prom-client's
+ * defaults); null when METRICS is off. What RSS holds beyond them is native: SQLite's page cache,
+ * the allocator's free lists, code.
+ */
+async function heapOf(url: string): Promise<{ heapMb: number; externalMb: number } | null> {
+  const res = await fetch(`${url}/metrics`).catch(() => null);
+  if (!res?.ok) return null;
+  const text = await res.text();
+  const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]) / 2 ** 20;
+  return { heapMb: gauge('nodejs_heap_size_total_bytes'), externalMb: gauge('nodejs_external_memory_bytes') };
 }
 
 /** RSS at the end against after the warm-up (within 10%), and the last window's p99 against the first one after it (within 20%). */

@@ -17,14 +17,13 @@ export function openDatabase(file: string): SqliteDb {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
-  // 64 MiB of page cache instead of SQLite's 2 MiB: the index pages a track touches (users, events,
-  // memberships) then stay in the process instead of being read back from the OS on every write.
-  db.pragma('cache_size = -65536');
+  // SQLite's own page cache (2 MiB) is kept: 64 MiB was no faster for tracks (docs/performance-log.md,
+  // Memory) and filled up over a long run, which RSS showed as growth.
   // No memory-mapped reads (SQLite's default): every page of the file that a process reads through a map
   // stays in its resident memory until the map goes, and one connection (the server has one) never
   // drops it. Loading a 100,000-fence index read ~350 MB of the file that way, and the server kept it
-  // (docs/performance-log.md, Memory). Read with a system call each, pages go through the page cache
-  // above, which one connection keeps valid across its own commits.
+  // (docs/performance-log.md, Memory). Read with a system call each, pages go through SQLite's page
+  // cache, which one connection keeps valid across its own commits, and the OS's.
   migrate(db);
   return db;
 }
