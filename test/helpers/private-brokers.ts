@@ -98,36 +98,55 @@ const RABBITMQ_BIN = fs.existsSync('/usr/lib/rabbitmq/bin/rabbitmq-server') ? '/
  */
 export async function privateRabbit(): Promise<PrivateBroker | null> {
   if (!installed(`${RABBITMQ_BIN}rabbitmq-server`)) return null;
-  const [port, distPort] = [await freePort(), await freePort()];
-  const node = `wb${randomBytes(4).toString('hex')}@localhost`;
+  let port = await freePort();
+  let node = '';
   /** Set at the first start, with the node's directory: a test that is skipped leaves nothing behind. */
   let env: NodeJS.ProcessEnv | null = null;
   let running = false;
   const ctl = (...args: string[]) => run(`${RABBITMQ_BIN}rabbitmqctl`, ['-n', node, ...args], { env: env! });
   const kill = () => {
+    if (!env) return;
     // By the pid it wrote once booted, and by its (random) name while it boots: its files are thrown
     // away, so nothing needs a graceful stop.
     try {
-      process.kill(Number(fs.readFileSync(env!.RABBITMQ_PID_FILE!, 'utf8').trim()), 'SIGKILL');
+      process.kill(Number(fs.readFileSync(env.RABBITMQ_PID_FILE!, 'utf8').trim()), 'SIGKILL');
     } catch {
       // No pid file yet, or no such process.
     }
     spawnSync('pkill', ['-KILL', '-f', node.split('@')[0]!]);
+    fs.rmSync(env.HOME!, { recursive: true, force: true });
+  };
+  /**
+   * Boots a new node; one that does not answer is killed and a second one, on other ports and under
+   * another name, gets a try before the start fails with what both logs said.
+   */
+  const boot = async () => {
+    const logs: string[] = [];
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      if (attempt > 1) port = await freePort();
+      node = `wb${randomBytes(4).toString('hex')}@localhost`;
+      env = rabbitEnv(node, port, await freePort());
+      await run(`${RABBITMQ_BIN}rabbitmq-server`, ['-detached'], { env });
+      try {
+        // A first boot takes about 5 s on an idle 2-core machine; the rest is room for a loaded one.
+        return await untilAnswers(port, `RabbitMQ node ${node}`, 90_000);
+      } catch (err) {
+        logs.push(`${(err as Error).message}; its log ends:\n${logTail(env.RABBITMQ_LOG_BASE!)}`);
+        kill();
+      }
+    }
+    throw new Error(logs.join('\n'));
   };
   return {
-    port,
+    get port() {
+      return port;
+    },
     async start() {
       if (running) return;
       running = true;
-      if (env) await ctl('start_app');
-      else {
-        env = rabbitEnv(node, port, distPort);
-        await run(`${RABBITMQ_BIN}rabbitmq-server`, ['-detached'], { env });
-      }
-      // A first boot takes about 5 s on an idle 2-core machine; the rest is room for a loaded one.
-      await untilAnswers(port, `RabbitMQ node ${node}`, 120_000).catch((err: Error) => {
-        throw new Error(`${err.message}; its log ends:\n${logTail(env!.RABBITMQ_LOG_BASE!)}`);
-      });
+      if (!env) return boot();
+      await ctl('start_app');
+      await untilAnswers(port, `RabbitMQ node ${node}`);
     },
     async stop() {
       if (!running) return;
@@ -136,9 +155,7 @@ export async function privateRabbit(): Promise<PrivateBroker | null> {
     },
     async close() {
       running = false;
-      if (!env) return;
       kill();
-      fs.rmSync(env.HOME!, { recursive: true, force: true });
     },
   };
 }
