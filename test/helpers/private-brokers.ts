@@ -187,5 +187,7 @@ function rabbitEnv(node: string, port: number, distPort: number): NodeJS.Process
     RABBITMQ_MNESIA_BASE: path.join(dir, 'mnesia'),
     RABBITMQ_LOG_BASE: path.join(dir, 'log'),
     RABBITMQ_PID_FILE: path.join(dir, 'node.pid'),
+    // A node killed while it boots writes a crash dump: there, not into the caller's folder.
+    ERL_CRASH_DUMP: path.join(dir, 'erl_crash.dump'),
   };
 }
