@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { newWebhook } from '../src/domain/webhooks/webhook.js';
 import { assertOk } from './helpers/assertions.js';
+import { freePort } from './helpers/free-port.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { BROOKLYN, putCircle, track, trackBody, typesOf } from './helpers/tracking.js';
 
@@ -44,16 +44,6 @@ async function scrape(url: string): Promise<Sample[]> {
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
   return parseMetrics(await res.text());
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
 }
 
 describe('metrics', () => {

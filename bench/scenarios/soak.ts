@@ -34,9 +34,6 @@ interface SoakRequest {
 interface Window {
   endSeconds: number;
   rssMb: number;
-  /** V8's heap (as committed, which RSS holds) and the memory outside it that V8 tracks (buffers), from `/metrics` when METRICS=on. */
-  heapMb: number;
-  externalMb: number;
   p50Ms: number;
   p99Ms: number;
   requests: number;
@@ -160,8 +157,6 @@ async function run(ctx: BenchContext): Promise<BenchResult[]> {
         const w: Window = {
           endSeconds: Math.round(windowEnd),
           rssMb: Number.NaN,
-          heapMb: Number.NaN,
-          externalMb: Number.NaN,
           p50Ms: percentile(latencies, 0.5),
           p99Ms: percentile(latencies, 0.99),
           requests: latencies.length,
@@ -172,8 +167,7 @@ async function run(ctx: BenchContext): Promise<BenchResult[]> {
         windowEnd += windowSeconds;
         const [rss, heap] = await Promise.all([pid ? residentBytes(pid) : null, heapOf(ctx.url)]);
         if (rss !== null) w.rssMb = rss / 2 ** 20;
-        if (heap) Object.assign(w, heap);
-        const split = heap ? ` (V8 heap ${w.heapMb.toFixed(1)}, external ${w.externalMb.toFixed(1)})` : '';
+        const split = heap ? ` (V8 heap ${heap.heapMb.toFixed(1)}, external ${heap.externalMb.toFixed(1)})` : '';
         process.stderr.write(
           `soak: ${w.endSeconds} s RSS ${w.rssMb.toFixed(1)} MB${split} p50 ${w.p50Ms.toFixed(2)} ms p99 ${w.p99Ms.toFixed(2)} ms ${w.requests} requests ${errors} errors ${late} late\n`,
         );
@@ -204,9 +198,9 @@ async function run(ctx: BenchContext): Promise<BenchResult[]> {
 }
 
 /**
- * The server's V8 heap (committed) and external memory, in MB, from its Prometheus metrics (prom-client's
- * defaults); null when METRICS is off. What RSS holds beyond them is native: SQLite's page cache,
- * the allocator's free lists, code.
+ * The server's V8 heap (as committed, which RSS holds) and the memory outside it that V8 tracks
+ * (buffers), in MB, from its Prometheus metrics (prom-client's defaults); null when METRICS is off.
+ * What RSS holds beyond them is native: SQLite's page cache, the allocator's free lists, code.
  */
 async function heapOf(url: string): Promise<{ heapMb: number; externalMb: number } | null> {
   const res = await fetch(`${url}/metrics`).catch(() => null);

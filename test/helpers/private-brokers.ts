@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { answers, freePort } from './brokers.js';
+import { answers } from './brokers.js';
+import { freePort } from './free-port.js';
 
 /**
  * Brokers of a test's own, each on a free loopback port with its files in a temporary directory, that
@@ -143,10 +144,11 @@ export async function privateRabbit(): Promise<PrivateBroker | null> {
     },
     async start() {
       if (running) return;
+      if (env) {
+        await ctl('start_app');
+        await untilAnswers(port, `RabbitMQ node ${node}`);
+      } else await boot();
       running = true;
-      if (!env) return boot();
-      await ctl('start_app');
-      await untilAnswers(port, `RabbitMQ node ${node}`);
     },
     async stop() {
       if (!running) return;
